@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** Thrown at boot when the environment does not satisfy a service's config schema. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type Env = Record<string, string | undefined>;
+
+/**
+ * Parses `env` once against a zod object whose keys are the environment variable names.
+ * Returns a frozen, typed object or throws a ConfigError naming every bad or missing variable.
+ * Empty strings count as unset, so `FOO=` falls back to the default like an absent variable.
+ */
+export function defineConfig<S extends z.ZodRawShape>(
+  shape: S,
+  env: Env = process.env,
+): Readonly<z.infer<z.ZodObject<S>>> {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const result = z.object(shape).safeParse(input);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = issue.path.join('.');
+        const got = input[name] === undefined ? 'it is not set' : `got ${JSON.stringify(input[name])}`;
+        return `${name}: ${issue.message} (${got})`;
+      }),
+    );
+  }
+  return Object.freeze(result.data);
+}

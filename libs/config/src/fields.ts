@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** Field builders for environment variables: each takes its default and documents its rule in the error. */
+export const envInt = (defaultValue: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({ invalid_type_error: 'must be an integer' })
+    .int('must be an integer')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .default(defaultValue);
+
+export const envPort = (defaultValue: number) => envInt(defaultValue, 0, 65535);
+
+const absoluteUrl = () =>
+  z
+    .string()
+    .url('must be an absolute URL')
+    .transform((value) => value.replace(/\/+$/, ''));
+
+/** An absolute URL with any trailing slash removed, so paths can be appended. */
+export const envUrl = (defaultValue: string) => absoluteUrl().default(defaultValue);
+export const envOptionalUrl = () => absoluteUrl().optional();
+
+export const envBool = (defaultValue: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+      errorMap: () => ({ message: 'must be true or false' }),
+    })
+    .transform((value) => value === 'true' || value === '1' || value === 'yes')
+    .default(defaultValue ? 'true' : 'false');
+
+export const envString = (defaultValue: string) => z.string().default(defaultValue);
+export const envOptionalString = () => z.string().optional();
+
+export const envEnum = <T extends [string, ...string[]]>(values: T, defaultValue: T[number]) =>
+  z
+    .enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) })
+    .default(defaultValue);

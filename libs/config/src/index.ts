@@ -1,0 +1,14 @@
+export { ConfigError, defineConfig } from './define-config';
+export type { Env } from './define-config';
+export {
+  envBool,
+  envEnum,
+  envInt,
+  envOptionalString,
+  envOptionalUrl,
+  envPort,
+  envString,
+  envUrl,
+} from './fields';
+export { databaseShape, publicUrlShape, redisShape, runtimeShape, storageShape } from './shared-shapes';
+export { assertProductionSecret } from './production-secrets';

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/**
+ * What the auth service writes to Redis for each live access token (and personal token), and what the
+ * resource API reads to authenticate a request: the introspection record. The key is
+ * `<REDIS_KEY_PREFIX>token:<sha256(token)>`; its Redis TTL is the token's remaining lifetime.
+ */
+export const AccessTokenRecordSchema = z.object({
+  /** The user the token acts for. */
+  sub: z.string(),
+  /** The OAuth client, absent for personal tokens. */
+  client_id: z.string().optional(),
+  /** Space-separated granted scopes. */
+  scope: z.string(),
+  /** The grant (consent) the token belongs to; revoking the grant removes every record of it. */
+  grant_id: z.string().optional(),
+  kind: z.enum(['access', 'personal']),
+  /** Unix seconds; absent for personal tokens, which live until revoked. */
+  exp: z.number().int().optional(),
+  /** Personal token id, for last-used bookkeeping. */
+  token_id: z.string().optional(),
+});
+
+export type AccessTokenRecord = z.infer<typeof AccessTokenRecordSchema>;
+
+export const accessTokenKey = (tokenHash: string) => `token:${tokenHash}`;
+/** The set of token hashes of one grant, so revocation can find them all. */
+export const grantTokensKey = (grantId: string) => `grant:${grantId}:tokens`;
+
+export function parseAccessTokenRecord(raw: string | null): AccessTokenRecord | undefined {
+  if (!raw) return undefined;
+  try {
+    const parsed = AccessTokenRecordSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './access-token-record';
+export * from './export-job';
+export * from './scopes';
+export * from './token-hash';

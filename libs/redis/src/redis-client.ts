@@ -1,0 +1,42 @@
+import Redis, { RedisOptions } from 'ioredis';
+
+export type { Redis };
+
+export interface RedisClientOptions {
+  url: string;
+  /** Prepended to every key this client touches (ioredis `keyPrefix`). */
+  keyPrefix: string;
+  /** BullMQ needs `maxRetriesPerRequest: null` on the connections it blocks on. */
+  forBlockingQueue?: boolean;
+  /** Fail fast on start-up instead of retrying forever (services verify Redis before they listen). */
+  lazyConnect?: boolean;
+}
+
+export function createRedisClient(options: RedisClientOptions): Redis {
+  const redisOptions: RedisOptions = {
+    keyPrefix: options.forBlockingQueue ? undefined : options.keyPrefix,
+    lazyConnect: options.lazyConnect ?? true,
+    maxRetriesPerRequest: options.forBlockingQueue ? null : 2,
+    enableOfflineQueue: options.forBlockingQueue ? true : false,
+    connectTimeout: 5_000,
+    // Reconnect with a capped backoff; health checks report the outage meanwhile.
+    retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
+  };
+  return new Redis(options.url, redisOptions);
+}
+
+/** Connects a lazily created client, so a start-up failure is reported instead of retried silently. */
+export async function connectRedis(client: Redis): Promise<void> {
+  if (client.status === 'wait') await client.connect();
+  await client.ping();
+}
+
+/** Closes gracefully, falling back to a hard disconnect when the server is gone. */
+export async function closeRedis(client: Redis): Promise<void> {
+  if (client.status === 'end') return;
+  try {
+    await client.quit();
+  } catch {
+    client.disconnect();
+  }
+}

@@ -1,0 +1,9 @@
+import type { MigrationSet } from '../run-migrations';
+import { CreateUsers1763800000000 } from './1763800000000-create-users';
+
+/** The resource schema, in order. Append new migrations; never edit one that has shipped. */
+export const resourceMigrations: MigrationSet = {
+  name: 'resources',
+  tableName: 'resource_migrations',
+  migrations: [CreateUsers1763800000000],
+};

@@ -1,0 +1,12 @@
+import { createLogger, Logger } from '@pfs/logger';
+import { randomBytes } from 'node:crypto';
+
+/** A logger that writes nothing, for apps built inside tests. */
+export function testLogger(): Logger {
+  return createLogger({ name: 'test', level: 'silent' });
+}
+
+/** An email no other test (or test run) uses, so tests never collide on the shared database. */
+export function uniqueEmail(label = 'user'): string {
+  return `${label}-${randomBytes(6).toString('hex')}@example.test`;
+}

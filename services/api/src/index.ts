@@ -1,0 +1,5 @@
+export { buildApiApp } from './app';
+export { loadApiConfig } from './config';
+export type { ApiConfig } from './config';
+export { createApiDependencies } from './dependencies';
+export type { ApiDependencies } from './dependencies';

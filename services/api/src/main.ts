@@ -1,0 +1,31 @@
+import { runService, startHttpServer, RunningHttpServer } from '@pfs/http';
+import { createLogger } from '@pfs/logger';
+import { buildApiApp } from './app';
+import { loadApiConfig } from './config';
+import { ApiDependencies, createApiDependencies } from './dependencies';
+
+async function main() {
+  let config;
+  try {
+    config = loadApiConfig();
+  } catch (error) {
+    console.error(`api failed to start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
+  let deps: ApiDependencies | undefined;
+  let server: RunningHttpServer | undefined;
+  await runService('api', logger, {
+    async start() {
+      deps = await createApiDependencies(config, logger);
+      server = await startHttpServer(buildApiApp(deps), { port: config.API_PORT, host: config.API_HOST });
+      logger.info({ url: server.url }, 'api listening');
+    },
+    async stop() {
+      await server?.stop();
+      await deps?.close();
+    },
+  });
+}
+
+void main();

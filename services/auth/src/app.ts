@@ -1,0 +1,54 @@
+import {
+  errorMiddleware,
+  healthRoutes,
+  requestIdMiddleware,
+  requestLoggerMiddleware,
+  routeNotFoundMiddleware,
+} from '@pfs/http';
+import express, { Express } from 'express';
+import helmet from 'helmet';
+import type { AuthDependencies } from './dependencies';
+import { authorizeRoutes } from './routes/authorize.routes';
+import { loginRoutes } from './routes/login.routes';
+import { tokenRoutes } from './routes/token.routes';
+
+/** Builds the auth app from its dependencies; no I/O happens here. */
+export function buildAuthApp(deps: AuthDependencies): Express {
+  const app = express();
+  const secureCookies = deps.config.AUTH_URL.startsWith('https://');
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestIdMiddleware);
+  app.use(requestLoggerMiddleware(deps.logger));
+  // Pages carry no scripts; the default CSP forbids inline scripts, and form-action stays on our origin.
+  app.use(helmet({ contentSecurityPolicy: { directives: { 'form-action': ["'self'"] } } }));
+  app.use(
+    healthRoutes({
+      postgres: () => deps.dataSource.query('SELECT 1'),
+      redis: () => deps.redis.ping(),
+    }),
+  );
+  app.use(
+    loginRoutes({
+      users: deps.users,
+      credentials: deps.credentials,
+      passwords: deps.passwords,
+      sessions: deps.sessions,
+      secureCookies,
+      sessionTtlSeconds: deps.config.SESSION_TTL_SECONDS,
+    }),
+  );
+  app.use(
+    authorizeRoutes({
+      oauth: deps.oauth,
+      clients: deps.clients,
+      grants: deps.grants,
+      sessions: deps.sessions,
+      secureCookies,
+    }),
+  );
+  app.use(tokenRoutes(deps.oauth, deps.config.ACCESS_TOKEN_TTL_SECONDS));
+  app.use(routeNotFoundMiddleware);
+  app.use(errorMiddleware(deps.logger));
+  return app;
+}

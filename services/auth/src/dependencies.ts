@@ -1,0 +1,91 @@
+import type OAuth2Server from '@node-oauth/oauth2-server';
+import type { Logger } from '@pfs/logger';
+import { closeRedis, connectRedis, createRedisClient, Redis } from '@pfs/redis';
+import {
+  createDataSource,
+  ensureDatabase,
+  resourceEntities,
+  resourceMigrations,
+  runMigrations,
+  UserRepository,
+} from '@pfs/resource-store';
+import type { DataSource } from 'typeorm';
+import type { AuthConfig } from './config';
+import { authEntities } from './entities';
+import { authMigrations } from './migrations';
+import { createOAuthServer } from './oauth/oauth-server';
+import { PasswordHasher } from './password-hasher';
+import { AuthorizationCodeRepository } from './repositories/authorization-code.repository';
+import { ClientRepository } from './repositories/client.repository';
+import { CredentialRepository } from './repositories/credential.repository';
+import { GrantRepository } from './repositories/grant.repository';
+import { TokenRepository } from './repositories/token.repository';
+import { TokenIntrospectionStore } from './token-introspection.store';
+import { SessionStore } from './web/session.store';
+
+/** Everything the auth app needs, built once at boot from config; tests build the same thing. */
+export interface AuthDependencies {
+  config: AuthConfig;
+  logger: Logger;
+  dataSource: DataSource;
+  redis: Redis;
+  oauth: OAuth2Server;
+  users: UserRepository;
+  credentials: CredentialRepository;
+  clients: ClientRepository;
+  grants: GrantRepository;
+  codes: AuthorizationCodeRepository;
+  tokens: TokenRepository;
+  introspection: TokenIntrospectionStore;
+  sessions: SessionStore;
+  passwords: PasswordHasher;
+  close(): Promise<void>;
+}
+
+export const allMigrationSets = [resourceMigrations, authMigrations];
+
+/** Connects to Postgres and Redis (failing fast with the reason), migrates, and wires repositories. */
+export async function createAuthDependencies(config: AuthConfig, logger: Logger): Promise<AuthDependencies> {
+  await ensureDatabase(config.DATABASE_URL);
+  const applied = await runMigrations(config.DATABASE_URL, allMigrationSets);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+  const dataSource = createDataSource({
+    url: config.DATABASE_URL,
+    entities: [...resourceEntities, ...authEntities],
+    applicationName: 'pfs-auth',
+  });
+  await dataSource.initialize();
+  const redis = createRedisClient({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
+  try {
+    await connectRedis(redis);
+  } catch (error) {
+    await dataSource.destroy();
+    redis.disconnect();
+    throw new Error(`cannot reach Redis: ${(error as Error).message}`, { cause: error });
+  }
+  const clients = new ClientRepository(dataSource);
+  const grants = new GrantRepository(dataSource);
+  const codes = new AuthorizationCodeRepository(dataSource);
+  const tokens = new TokenRepository(dataSource);
+  const introspection = new TokenIntrospectionStore(redis);
+  return {
+    config,
+    logger,
+    dataSource,
+    redis,
+    oauth: createOAuthServer(config, { clients, grants, codes, tokens, introspection }),
+    users: new UserRepository(dataSource),
+    credentials: new CredentialRepository(dataSource),
+    clients,
+    grants,
+    codes,
+    tokens,
+    introspection,
+    sessions: new SessionStore(redis, config.SESSION_TTL_SECONDS),
+    passwords: new PasswordHasher(),
+    async close() {
+      await closeRedis(redis);
+      if (dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** Sign-in secrets, kept apart from the profile the API serves. */
+@Entity({ name: 'auth_credentials' })
+export class CredentialEntity {
+  @PrimaryColumn({ name: 'user_id', type: 'bigint' })
+  userId!: string;
+
+  /** argon2id hash (PHC string). */
+  @Column({ name: 'password_hash', type: 'text' })
+  passwordHash!: string;
+
+  /** The TOTP secret (base32); present once two-factor is set up. */
+  @Column({ name: 'otp_secret', type: 'text', nullable: true })
+  otpSecret!: string | null;
+
+  @Column({ name: 'otp_enabled_at', type: 'timestamptz', nullable: true })
+  otpEnabledAt!: Date | null;
+
+  @Column({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

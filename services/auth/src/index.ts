@@ -1,0 +1,14 @@
+/** What other packages (the operator CLI, tests) use of the auth service. */
+export { buildAuthApp } from './app';
+export { loadAuthConfig } from './config';
+export type { AuthConfig } from './config';
+export { allMigrationSets, createAuthDependencies } from './dependencies';
+export type { AuthDependencies } from './dependencies';
+export { authEntities } from './entities';
+export { authMigrations } from './migrations';
+export { PasswordHasher } from './password-hasher';
+export { ClientRepository } from './repositories/client.repository';
+export { createClient } from './use-cases/create-client.use-case';
+export type { CreatedClient, NewClientInput } from './use-cases/create-client.use-case';
+export { createUser } from './use-cases/create-user.use-case';
+export type { CreatedUser, NewUserInput } from './use-cases/create-user.use-case';

@@ -1,0 +1,115 @@
+import { isKnownScope, parseScope, sameScope } from '@pfs/contracts';
+import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
+
+/** The spec: `state` is truncated to 255 characters and returned unchanged otherwise. */
+export const MAX_STATE_LENGTH = 255;
+
+const PARAMETERS = [
+  'client_id',
+  'response_type',
+  'scope',
+  'redirect_uri',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+];
+
+export interface AuthorizationParams {
+  client_id: string;
+  response_type: string;
+  scope?: string;
+  redirect_uri?: string;
+  state?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+}
+
+export type AuthorizationCheck =
+  /** Unknown client or bad redirect URI: shown on a page, never redirected (RFC 6749 §4.1.2.1). */
+  | { outcome: 'error-page'; message: string }
+  /** Any other problem goes back to the client's redirect URI. */
+  | { outcome: 'redirect-error'; redirectUri: string; error: string; description: string; state?: string }
+  | { outcome: 'valid'; client: OAuthClientRecord; params: AuthorizationParams; redirectUri: string };
+
+type Input = Record<string, unknown>;
+
+function single(input: Input, name: string): string | undefined {
+  const value = input[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Step 1: who is asking, and where may we send the answer. */
+async function resolveClientAndRedirect(input: Input, clients: ClientRepository) {
+  const clientId = input.client_id;
+  if (typeof clientId !== 'string' || clientId === '') {
+    return { problem: 'The request names no valid client_id.' } as const;
+  }
+  const client = await clients.findById(clientId);
+  if (!client) return { problem: 'This application is not registered.' } as const;
+  const sent = input.redirect_uri;
+  if (sent !== undefined && (typeof sent !== 'string' || sent !== client.redirectUri)) {
+    return { problem: 'The redirect_uri does not match the one registered for this application.' } as const;
+  }
+  return { client, redirectUri: client.redirectUri } as const;
+}
+
+/** Validates an authorization request in the spec's order of checks, one named step each. */
+export async function checkAuthorizationRequest(
+  input: Input,
+  clients: ClientRepository,
+): Promise<AuthorizationCheck> {
+  const resolved = await resolveClientAndRedirect(input, clients);
+  if ('problem' in resolved) return { outcome: 'error-page', message: resolved.problem as string };
+  const { client, redirectUri } = resolved;
+  const rawState = input.state;
+  const state =
+    typeof rawState === 'string' && rawState !== '' ? rawState.slice(0, MAX_STATE_LENGTH) : undefined;
+  const fail = (error: string, description: string): AuthorizationCheck => ({
+    outcome: 'redirect-error',
+    redirectUri,
+    error,
+    description,
+    state,
+  });
+
+  const repeated = PARAMETERS.find((name) => Array.isArray(input[name]));
+  if (repeated) return fail('invalid_request', `The parameter ${repeated} is repeated.`);
+
+  const responseType = single(input, 'response_type');
+  if (!responseType) return fail('invalid_request', 'Missing parameter: response_type.');
+  if (responseType !== 'code' && responseType !== 'token') {
+    return fail('unsupported_response_type', 'response_type must be code or token.');
+  }
+  if (responseType === 'token' && !client.grants.includes('implicit')) {
+    return fail('unauthorized_client', 'This client is not registered for the implicit grant.');
+  }
+  if (responseType === 'token') {
+    return fail('unsupported_response_type', 'The implicit grant is not available yet.');
+  }
+
+  const scope = single(input, 'scope');
+  if (scope !== undefined) {
+    const scopes = parseScope(scope);
+    if (scopes.length === 0 || !scopes.every(isKnownScope))
+      return fail('invalid_scope', 'The scope is unknown or malformed.');
+    if (!sameScope(scope, client.scope)) {
+      return fail('invalid_scope', 'The scope must equal the scope registered for this application.');
+    }
+  }
+
+  const params: AuthorizationParams = { client_id: client.id, response_type: responseType };
+  for (const name of ['scope', 'redirect_uri', 'code_challenge', 'code_challenge_method'] as const) {
+    const value = single(input, name);
+    if (value !== undefined) params[name] = value;
+  }
+  if (state !== undefined) params.state = state;
+  return { outcome: 'valid', client, params, redirectUri };
+}
+
+/** Builds the redirect back to the client with query parameters (the code flow). */
+export function buildRedirect(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined) url.searchParams.set(name, value);
+  return url.toString();
+}

@@ -1,0 +1,207 @@
+import type {
+  AuthorizationCode,
+  AuthorizationCodeModel,
+  Client,
+  RefreshToken,
+  RefreshTokenModel,
+  Token,
+  User,
+} from '@node-oauth/oauth2-server';
+import { formatScope, generateToken, hashToken, parseScope, sameScope } from '@pfs/contracts';
+import { timingSafeEqual } from 'node:crypto';
+import type { AuthorizationCodeRepository } from '../repositories/authorization-code.repository';
+import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
+import type { GrantRepository } from '../repositories/grant.repository';
+import type { TokenRepository } from '../repositories/token.repository';
+import type { TokenIntrospectionStore } from '../token-introspection.store';
+
+export interface OAuthModelDependencies {
+  clients: ClientRepository;
+  grants: GrantRepository;
+  codes: AuthorizationCodeRepository;
+  tokens: TokenRepository;
+  introspection: TokenIntrospectionStore;
+}
+
+/** What the authorize step passes along with the user: the grant the code belongs to. */
+export interface AuthorizingUser extends User {
+  id: string;
+  grantId: string;
+  /** Whether the client named redirect_uri, which makes it mandatory at the token step. */
+  redirectUriSent: boolean;
+}
+
+function constantTimeEquals(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export function toLibraryClient(client: OAuthClientRecord): Client {
+  return {
+    id: client.id,
+    redirectUris: [client.redirectUri],
+    grants: client.grants,
+    scope: client.scope,
+    name: client.name,
+  };
+}
+
+/**
+ * Our implementation of @node-oauth/oauth2-server's model contract (its lib/model.js documents each hook).
+ * Every hook delegates to a repository; secrets are looked up by hash and compared in constant time.
+ */
+export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCodeModel & RefreshTokenModel {
+  return {
+    /** Called by the token endpoint with the Basic credentials, and by authorize with no secret. */
+    async getClient(clientId, clientSecret) {
+      const client = await deps.clients.findById(clientId);
+      if (!client) return false;
+      if (clientSecret !== null && clientSecret !== undefined) {
+        if (!constantTimeEquals(hashToken(clientSecret), client.secretHash)) return false;
+      }
+      return toLibraryClient(client);
+    },
+
+    async generateAuthorizationCode() {
+      return generateToken();
+    },
+
+    async saveAuthorizationCode(code, client, user) {
+      const authorizingUser = user as AuthorizingUser;
+      await deps.codes.create({
+        codeHash: hashToken(code.authorizationCode),
+        grantId: authorizingUser.grantId,
+        clientId: client.id,
+        userId: authorizingUser.id,
+        scope: formatScope(code.scope ?? []),
+        redirectUri: code.redirectUri,
+        redirectUriSent: authorizingUser.redirectUriSent,
+        codeChallenge: code.codeChallenge ?? null,
+        codeChallengeMethod: code.codeChallengeMethod ?? null,
+        expiresAt: code.expiresAt,
+      });
+      return { ...code, client, user };
+    },
+
+    async getAuthorizationCode(authorizationCode) {
+      const record = await deps.codes.findByHash(hashToken(authorizationCode));
+      if (!record || record.usedAt) return false;
+      const client = await deps.clients.findById(record.clientId);
+      if (!client) return false;
+      const code: AuthorizationCode = {
+        authorizationCode,
+        expiresAt: record.expiresAt,
+        // Only a redirect URI the client sent at authorize must be repeated at the token step.
+        // (The library typing says string, but its code treats a falsy value as "not required".)
+        redirectUri: (record.redirectUriSent ? record.redirectUri : undefined) as string,
+        scope: parseScope(record.scope),
+        client: toLibraryClient(client),
+        user: { id: record.userId, grantId: record.grantId },
+        codeChallenge: record.codeChallenge ?? undefined,
+        codeChallengeMethod: record.codeChallengeMethod ?? undefined,
+      };
+      return code;
+    },
+
+    async revokeAuthorizationCode(code) {
+      return deps.codes.markUsed(hashToken(code.authorizationCode));
+    },
+
+    async generateAccessToken() {
+      return generateToken();
+    },
+
+    async generateRefreshToken() {
+      return generateToken();
+    },
+
+    async validateScope(_user, client, scope) {
+      // The spec: a requested scope must equal the registered one; none requested means the registered one.
+      if (!scope || scope.length === 0) return parseScope(client.scope as string);
+      return sameScope(formatScope(scope), client.scope as string)
+        ? parseScope(client.scope as string)
+        : false;
+    },
+
+    async saveToken(token, client, user) {
+      const grantId = (user as AuthorizingUser).grantId;
+      const scope = formatScope(token.scope ?? []);
+      const accessHash = hashToken(token.accessToken);
+      const codeHash = token.authorizationCode ? hashToken(token.authorizationCode as string) : null;
+      const common = {
+        userId: String(user.id),
+        clientId: client.id,
+        grantId,
+        scope,
+        authorizationCodeHash: codeHash,
+        name: null,
+      };
+      await deps.tokens.create([
+        { ...common, tokenHash: accessHash, kind: 'access', expiresAt: token.accessTokenExpiresAt ?? null },
+        ...(token.refreshToken
+          ? [
+              {
+                ...common,
+                tokenHash: hashToken(token.refreshToken),
+                kind: 'refresh' as const,
+                expiresAt: null,
+              },
+            ]
+          : []),
+      ]);
+      const expiresAt = token.accessTokenExpiresAt ?? new Date(Date.now() + 3_600_000);
+      const ttlSeconds = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
+      await deps.introspection.put(
+        accessHash,
+        {
+          sub: String(user.id),
+          client_id: client.id,
+          scope,
+          grant_id: grantId,
+          kind: 'access',
+          exp: Math.floor(expiresAt.getTime() / 1000),
+        },
+        ttlSeconds,
+      );
+      return { ...token, refreshTokenExpiresAt: undefined, client, user } as Token;
+    },
+
+    async getAccessToken(accessToken) {
+      const record = await deps.tokens.findActiveByHash(hashToken(accessToken), 'access');
+      if (!record || !record.clientId) return false;
+      const client = await deps.clients.findById(record.clientId);
+      if (!client) return false;
+      return {
+        accessToken,
+        accessTokenExpiresAt: record.expiresAt ?? undefined,
+        scope: parseScope(record.scope),
+        client: toLibraryClient(client),
+        user: { id: record.userId, grantId: record.grantId },
+      };
+    },
+
+    async getRefreshToken(refreshToken) {
+      const record = await deps.tokens.findActiveByHash(hashToken(refreshToken), 'refresh');
+      if (!record || !record.clientId || !record.grantId) return false;
+      const grant = await deps.grants.findActive(record.grantId);
+      const client = await deps.clients.findById(record.clientId);
+      if (!grant || !client) return false;
+      const token: RefreshToken = {
+        refreshToken,
+        scope: parseScope(record.scope),
+        client: toLibraryClient(client),
+        user: { id: record.userId, grantId: record.grantId },
+      };
+      return token;
+    },
+
+    async revokeToken(token) {
+      // Refresh rotation: the old refresh token stops working once a new pair is issued.
+      const record = await deps.tokens.findActiveByHash(hashToken(token.refreshToken), 'refresh');
+      if (!record) return false;
+      await deps.tokens.revokeByHash(record.tokenHash);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { ALL_SCOPES, formatScope, generateToken, hashToken, parseScope } from '@pfs/contracts';
+import { inputError } from '@pfs/errors';
+import { z } from 'zod';
+import type { ClientRepository } from '../repositories/client.repository';
+
+const redirectUriRule = z
+  .string()
+  .url('must be an absolute URI')
+  .refine((uri) => !uri.includes('#'), 'must not contain a fragment');
+
+export const NewClientInputSchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
+  redirectUri: redirectUriRule,
+  scope: z
+    .string()
+    .refine((scope) => parseScope(scope).length > 0, 'must name at least one scope')
+    .refine((scope) => parseScope(scope).every((s) => ALL_SCOPES.includes(s)), {
+      message: `must be space-separated scopes among ${ALL_SCOPES.join(', ')}`,
+    }),
+  implicit: z.boolean().default(false),
+});
+
+export type NewClientInput = z.input<typeof NewClientInputSchema>;
+
+export interface CreatedClient {
+  client_id: string;
+  /** Shown once; only its hash is stored. */
+  client_secret: string;
+  redirect_uri: string;
+  scope: string;
+}
+
+/** Registers an application: it gets a client id, a secret, its default redirect URI and default scope. */
+export async function createClient(
+  deps: { clients: ClientRepository },
+  input: NewClientInput,
+): Promise<CreatedClient> {
+  const parsed = NewClientInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw inputError(
+      parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), error: issue.message })),
+    );
+  }
+  const data = parsed.data;
+  const clientId = generateToken(12);
+  const clientSecret = generateToken(32);
+  const scope = formatScope(parseScope(data.scope));
+  await deps.clients.create({
+    id: clientId,
+    name: data.name,
+    secretHash: hashToken(clientSecret),
+    redirectUri: data.redirectUri,
+    scope,
+    grants: ['authorization_code', 'refresh_token', ...(data.implicit ? ['implicit'] : [])],
+  });
+  return { client_id: clientId, client_secret: clientSecret, redirect_uri: data.redirectUri, scope };
+}

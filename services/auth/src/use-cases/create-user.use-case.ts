@@ -1,0 +1,62 @@
+import { inputError } from '@pfs/errors';
+import { User, UserRepository } from '@pfs/resource-store';
+import { DataSource } from 'typeorm';
+import { authenticator } from 'otplib';
+import { z } from 'zod';
+import type { PasswordHasher } from '../password-hasher';
+import { CredentialRepository } from '../repositories/credential.repository';
+
+export const NewUserInputSchema = z.object({
+  email: z.string().trim().max(254, 'must be at most 254 characters').email('must be an email address'),
+  password: z.string().min(8, 'must be at least 8 characters').max(1024, 'must be at most 1024 characters'),
+  firstName: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+  lastName: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code of three capital letters')
+    .default('EUR'),
+  enableOtp: z.boolean().default(false),
+});
+
+export type NewUserInput = z.input<typeof NewUserInputSchema>;
+
+export interface CreatedUser {
+  user: User;
+  /** Base32 TOTP secret, returned once when two-factor is enabled at creation. */
+  otpSecret?: string;
+}
+
+/** Creates a user with a password (and optionally two-factor) in one transaction. */
+export async function createUser(
+  deps: { dataSource: DataSource; passwords: PasswordHasher },
+  input: NewUserInput,
+): Promise<CreatedUser> {
+  const parsed = NewUserInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw inputError(
+      parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), error: issue.message })),
+    );
+  }
+  const data = parsed.data;
+  if (await new UserRepository(deps.dataSource).findByEmail(data.email)) {
+    throw inputError([{ field: 'email', error: 'is already registered' }]);
+  }
+  const passwordHash = await deps.passwords.hash(data.password);
+  const otpSecret = data.enableOtp ? authenticator.generateSecret() : undefined;
+  const user = await deps.dataSource.transaction(async (manager) => {
+    const created = await new UserRepository(manager).create({
+      email: data.email,
+      firstName: data.firstName,
+      lastName: data.lastName,
+      currency: data.currency,
+    });
+    await new CredentialRepository(manager).create({
+      userId: created.id,
+      passwordHash,
+      otpSecret: otpSecret ?? null,
+      otpEnabledAt: otpSecret ? new Date() : null,
+    });
+    return created;
+  });
+  return { user, otpSecret };
+}

@@ -1,0 +1,65 @@
+import { SCOPE_DESCRIPTIONS } from '@pfs/contracts';
+import { html } from './html';
+import { renderPage } from './layout';
+
+export function signInPage(options: {
+  csrfToken: string;
+  returnTo: string;
+  email?: string;
+  error?: string;
+}): string {
+  return renderPage(
+    'Sign in',
+    html`<h1>Sign in to PFS</h1>
+      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+      <form method="post" action="/login">
+        <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
+        <input type="hidden" name="return_to" value="${options.returnTo}" />
+        <label for="email">Email</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value="${options.email ?? ''}"
+        />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <button type="submit">Sign in</button>
+      </form>`,
+  );
+}
+
+export function consentPage(options: {
+  csrfToken: string;
+  clientName: string;
+  scopes: string[];
+  hiddenFields: Record<string, string>;
+}): string {
+  const hidden = Object.entries(options.hiddenFields).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
+  );
+  return renderPage(
+    'Allow access',
+    html`<h1>Allow ${options.clientName} to use your account?</h1>
+      <p><strong>${options.clientName}</strong> asks for permission to:</p>
+      <ul class="scopes">
+        ${options.scopes.map((scope) => html`<li><code>${scope}</code>: ${SCOPE_DESCRIPTIONS[scope] ?? scope}</li>`)}
+      </ul>
+      <form method="post" action="/oauth2/authorize">
+        <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
+        ${hidden}
+        <button type="submit" name="decision" value="allow">Allow</button>
+        <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+      </form>`,
+  );
+}
+
+export function errorPage(title: string, message: string): string {
+  return renderPage(
+    title,
+    html`<h1>${title}</h1>
+      <p class="error" role="alert">${message}</p>`,
+  );
+}

@@ -1,0 +1,32 @@
+import { generateToken, hashToken } from '@pfs/contracts';
+import type { Redis } from '@pfs/redis';
+
+export interface Session {
+  userId: string;
+  createdAt: number;
+}
+
+/** Sign-in sessions of the authorization pages, in Redis under the hash of the cookie value. */
+export class SessionStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  async create(userId: string): Promise<string> {
+    const id = generateToken();
+    const session: Session = { userId, createdAt: Date.now() };
+    await this.redis.set(`session:${hashToken(id)}`, JSON.stringify(session), 'EX', this.ttlSeconds);
+    return id;
+  }
+
+  async find(id: string | undefined): Promise<Session | undefined> {
+    if (!id) return undefined;
+    const raw = await this.redis.get(`session:${hashToken(id)}`);
+    return raw ? (JSON.parse(raw) as Session) : undefined;
+  }
+
+  async destroy(id: string | undefined): Promise<void> {
+    if (id) await this.redis.del(`session:${hashToken(id)}`);
+  }
+}

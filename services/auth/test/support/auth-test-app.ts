@@ -1,0 +1,43 @@
+import { testLogger } from '@pfs/testing';
+import type { Express } from 'express';
+import { buildAuthApp } from '../../src/app';
+import { loadAuthConfig } from '../../src/config';
+import { AuthDependencies, createAuthDependencies } from '../../src/dependencies';
+import { createClient, CreatedClient } from '../../src/use-cases/create-client.use-case';
+import { createUser, CreatedUser } from '../../src/use-cases/create-user.use-case';
+
+export interface AuthTestApp {
+  deps: AuthDependencies;
+  app: Express;
+}
+
+/** The real auth app on the run's database and Redis prefix, with config overrides. */
+export async function startAuthTestApp(env: Record<string, string> = {}): Promise<AuthTestApp> {
+  const deps = await createAuthDependencies(loadAuthConfig({ ...process.env, ...env }), testLogger());
+  return { deps, app: buildAuthApp(deps) };
+}
+
+export async function createTestUser(
+  deps: AuthDependencies,
+  email: string,
+  password = 'correct horse battery',
+): Promise<CreatedUser> {
+  return createUser(
+    { dataSource: deps.dataSource, passwords: deps.passwords },
+    { email, password, firstName: 'Ada' },
+  );
+}
+
+export async function createTestClient(
+  deps: AuthDependencies,
+  options: { scope?: string; redirectUri?: string; name?: string } = {},
+): Promise<CreatedClient> {
+  return createClient(
+    { clients: deps.clients },
+    {
+      name: options.name ?? 'Budget Buddy',
+      redirectUri: options.redirectUri ?? 'https://client.example.test/callback',
+      scope: options.scope ?? 'user:r entries:rw',
+    },
+  );
+}

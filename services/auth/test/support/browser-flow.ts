@@ -1,0 +1,72 @@
+import request from 'supertest';
+import type { Express } from 'express';
+
+/** Reads a hidden or text input's value out of a page. */
+export function inputValue(html: string, name: string): string | undefined {
+  const match = new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(html);
+  return match?.[1]
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+}
+
+/**
+ * Walks the pages as a browser would (cookies kept by the agent): authorize → sign in → consent → decision.
+ * Returns the final redirect to the client.
+ */
+export async function approveInBrowser(
+  app: Express,
+  options: {
+    authorizeQuery: Record<string, string>;
+    email: string;
+    password: string;
+    decision?: 'allow' | 'deny';
+  },
+): Promise<{ location: URL; agent: ReturnType<typeof request.agent> }> {
+  const agent = request.agent(app);
+  const authorizePath = `/oauth2/authorize?${new URLSearchParams(options.authorizeQuery)}`;
+  const first = await agent.get(authorizePath).expect(302);
+  const signIn = await agent.get(first.headers.location).expect(200);
+  const signedIn = await agent
+    .post('/login')
+    .type('form')
+    .send({
+      email: options.email,
+      password: options.password,
+      csrf_token: inputValue(signIn.text, 'csrf_token'),
+      return_to: inputValue(signIn.text, 'return_to'),
+    })
+    .expect(303);
+  const consent = await agent.get(signedIn.headers.location).expect(200);
+  const fields: Record<string, string> = { decision: options.decision ?? 'allow' };
+  for (const name of [
+    'csrf_token',
+    'client_id',
+    'response_type',
+    'scope',
+    'redirect_uri',
+    'state',
+    'code_challenge',
+    'code_challenge_method',
+  ]) {
+    const value = inputValue(consent.text, name);
+    if (value !== undefined) fields[name] = value;
+  }
+  const decision = await agent.post('/oauth2/authorize').type('form').send(fields).expect(302);
+  return { location: new URL(decision.headers.location), agent };
+}
+
+/** Exchanges a code at the token endpoint with HTTP Basic client authentication. */
+export function exchangeCode(
+  app: Express,
+  client: { client_id: string; client_secret: string },
+  form: Record<string, string>,
+) {
+  return request(app)
+    .post('/oauth2/token')
+    .auth(client.client_id, client.client_secret)
+    .type('form')
+    .send({ grant_type: 'authorization_code', ...form });
+}

@@ -1,0 +1,35 @@
+import { ClientRepository, createClient } from '@pfs/auth';
+import { parseArgs } from 'node:util';
+import { CliConfig, CliUsageError } from '../cli-context';
+import { withDataSource } from './with-data-source';
+
+export const CLIENT_CREATE_USAGE =
+  'client:create --name N --redirect-uri URI --scope "user:r entries:rw ..." [--implicit]';
+
+/** `client:create`: registers an application and prints its credentials (the secret only this once). */
+export async function clientCreateCommand(config: CliConfig, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      name: { type: 'string' },
+      'redirect-uri': { type: 'string' },
+      scope: { type: 'string' },
+      implicit: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (!values.name || !values['redirect-uri'] || !values.scope) {
+    throw new CliUsageError(`--name, --redirect-uri and --scope are required: ${CLIENT_CREATE_USAGE}`);
+  }
+  return withDataSource(config, (dataSource) =>
+    createClient(
+      { clients: new ClientRepository(dataSource) },
+      {
+        name: values.name!,
+        redirectUri: values['redirect-uri']!,
+        scope: values.scope!,
+        implicit: values.implicit,
+      },
+    ),
+  );
+}

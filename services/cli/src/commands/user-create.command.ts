@@ -1,0 +1,43 @@
+import { createUser, PasswordHasher } from '@pfs/auth';
+import { parseArgs } from 'node:util';
+import { CliConfig, CliUsageError } from '../cli-context';
+import { withDataSource } from './with-data-source';
+
+export const USER_CREATE_USAGE =
+  'user:create --email E --password P [--first-name F] [--last-name L] [--currency EUR] [--otp]';
+
+/** `user:create`: prints {id, email} and, with --otp, the base32 TOTP secret to load into an authenticator. */
+export async function userCreateCommand(config: CliConfig, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      currency: { type: 'string' },
+      otp: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (!values.email || !values.password)
+    throw new CliUsageError(`--email and --password are required: ${USER_CREATE_USAGE}`);
+  return withDataSource(config, async (dataSource) => {
+    const created = await createUser(
+      { dataSource, passwords: new PasswordHasher() },
+      {
+        email: values.email!,
+        password: values.password!,
+        firstName: values['first-name'],
+        lastName: values['last-name'],
+        currency: values.currency,
+        enableOtp: values.otp,
+      },
+    );
+    return {
+      id: created.user.id,
+      email: created.user.email,
+      ...(created.otpSecret ? { otp_secret: created.otpSecret } : {}),
+    };
+  });
+}

@@ -1,0 +1,23 @@
+import { errorMiddleware, healthRoutes, requestIdMiddleware, routeNotFoundMiddleware } from '@pfs/http';
+import type { Worker } from 'bullmq';
+import express, { Express } from 'express';
+import type { WorkerDependencies } from './dependencies';
+
+/** The worker's own small HTTP surface: health only. */
+export function buildWorkerApp(deps: WorkerDependencies, worker: () => Worker | undefined): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+  app.use(
+    healthRoutes({
+      postgres: () => deps.dataSource.query('SELECT 1'),
+      redis: () => deps.redis.ping(),
+      queue: async () => {
+        if (!worker()?.isRunning()) throw new Error('worker not running');
+      },
+    }),
+  );
+  app.use(routeNotFoundMiddleware);
+  app.use(errorMiddleware(deps.logger));
+  return app;
+}

@@ -1,0 +1,42 @@
+import { runService, startHttpServer, RunningHttpServer } from '@pfs/http';
+import { createLogger } from '@pfs/logger';
+import type { Worker } from 'bullmq';
+import { buildWorkerApp } from './app';
+import { loadWorkerConfig } from './config';
+import { createWorkerDependencies, WorkerDependencies } from './dependencies';
+import { handleExportJob } from './processors/handle-export-job';
+import { startExportWorker } from './worker';
+
+async function main() {
+  let config;
+  try {
+    config = loadWorkerConfig();
+  } catch (error) {
+    console.error(`export-worker failed to start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const logger = createLogger({ name: 'export-worker', level: config.LOG_LEVEL });
+  let deps: WorkerDependencies | undefined;
+  let worker: Worker | undefined;
+  let server: RunningHttpServer | undefined;
+  await runService('export-worker', logger, {
+    async start() {
+      deps = await createWorkerDependencies(config, logger);
+      worker = startExportWorker(config, logger, handleExportJob(deps));
+      await worker.waitUntilReady();
+      server = await startHttpServer(
+        buildWorkerApp(deps, () => worker),
+        { port: config.WORKER_PORT, host: config.WORKER_HOST },
+      );
+      logger.info({ url: server.url }, 'export-worker running');
+    },
+    async stop() {
+      await server?.stop();
+      // Lets the jobs in progress finish; BullMQ hands unfinished ones to another worker as stalled.
+      await worker?.close();
+      await deps?.close();
+    },
+  });
+}
+
+void main();
