@@ -33,4 +33,6 @@ export const storageShape = {
   S3_ACCESS_KEY_ID: envOptionalString(),
   S3_SECRET_ACCESS_KEY: envOptionalString(),
   S3_FORCE_PATH_STYLE: envBool(true),
+  /** Signs the filesystem driver's download links (HS256); the API and the worker must share it. */
+  EXPORT_LINK_SECRET: envString('development-export-link-secret'),
 };
