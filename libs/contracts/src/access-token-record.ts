@@ -26,6 +26,11 @@ export type AccessTokenRecord = z.infer<typeof AccessTokenRecordSchema>;
 export const accessTokenKey = (tokenHash: string) => `token:${tokenHash}`;
 /** The set of token hashes of one grant, so revocation can find them all. */
 export const grantTokensKey = (grantId: string) => `grant:${grantId}:tokens`;
+/**
+ * Last use of a personal token: the resource API SETs it to the current time in Unix milliseconds when a
+ * personal token (record `token_id`) authenticates a request; the auth service reads it to list tokens.
+ */
+export const personalTokenUsedKey = (tokenId: string) => `personal-token:${tokenId}:used`;
 
 export function parseAccessTokenRecord(raw: string | null): AccessTokenRecord | undefined {
   if (!raw) return undefined;

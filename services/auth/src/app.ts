@@ -7,7 +7,7 @@ import {
 } from '@pfs/http';
 import express, { Express } from 'express';
 import helmet from 'helmet';
-import type { AuthDependencies } from './dependencies';
+import { AuthDependencies, secondFactorDependencies } from './dependencies';
 import { authorizeRoutes } from './routes/authorize.routes';
 import { loginRoutes } from './routes/login.routes';
 import { tokenRoutes } from './routes/token.routes';
@@ -40,14 +40,25 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   );
   app.use(
     authorizeRoutes({
-      oauth: deps.oauth,
-      clients: deps.clients,
-      grants: deps.grants,
-      sessions: deps.sessions,
+      ...deps,
       secureCookies,
+      accessTokenTtlSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS,
+      maxRequestsPerIp: deps.config.AUTH_AUTHORIZE_MAX_REQUESTS_PER_IP,
     }),
   );
-  app.use(tokenRoutes(deps.oauth, deps.config.ACCESS_TOKEN_TTL_SECONDS));
+  app.use(
+    tokenRoutes({
+      oauth: deps.oauth,
+      limiter: deps.limiter,
+      accessTokenTtlSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS,
+      checks: {
+        ...deps,
+        secondFactor: secondFactorDependencies(deps),
+        maxRequestsPerIp: deps.config.AUTH_TOKEN_MAX_REQUESTS_PER_IP,
+        maxFailuresPerClient: deps.config.AUTH_TOKEN_MAX_FAILURES_PER_CLIENT,
+      },
+    }),
+  );
   app.use(routeNotFoundMiddleware);
   app.use(errorMiddleware(deps.logger));
   return app;

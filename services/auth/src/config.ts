@@ -9,6 +9,16 @@ import {
   redisShape,
   runtimeShape,
 } from '@pfs/config';
+import { z } from 'zod';
+
+/** Development default of the TOTP-secret key; refused in production by `assertProductionSecret`. */
+export const DEVELOPMENT_OTP_KEY = 'ZGV2LW9ubHktb3RwLWtleS1jaGFuZ2UtbWUtMzJieXQ';
+
+/** 32 bytes, base64 or base64url: the AES-256-GCM key that encrypts TOTP secrets at rest. */
+const otpKeyField = z
+  .string()
+  .refine((value) => Buffer.from(value, 'base64url').length === 32, 'must be 32 bytes, base64url-encoded')
+  .default(DEVELOPMENT_OTP_KEY);
 
 export const authConfigShape = {
   ...runtimeShape,
@@ -22,10 +32,30 @@ export const authConfigShape = {
   AUTH_CODE_TTL_SECONDS: envInt(30, 1, 600),
   /** How long a sign-in on the authorization pages lasts. */
   SESSION_TTL_SECONDS: envInt(43_200, 60, 86_400 * 30),
+  AUTH_OTP_ENCRYPTION_KEY: otpKeyField,
+  /** A rotated refresh token presented again within this many seconds is a retry, not a theft. */
+  AUTH_REFRESH_REUSE_GRACE_SECONDS: envInt(10, 0, 300),
+  /** The window every brute-force counter below counts in. */
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: envInt(900, 1, 86_400),
+  /** Failed sign-ins allowed per account, and per client IP, in one window. */
+  AUTH_SIGNIN_MAX_FAILURES_PER_ACCOUNT: envInt(10, 1, 10_000),
+  AUTH_SIGNIN_MAX_FAILURES_PER_IP: envInt(100, 1, 1_000_000),
+  /** Wrong two-factor codes allowed per account in one window. */
+  AUTH_OTP_MAX_FAILURES: envInt(5, 1, 1_000),
+  /** Authorization requests per client IP in one window; past it the client gets temporarily_unavailable. */
+  AUTH_AUTHORIZE_MAX_REQUESTS_PER_IP: envInt(3_000, 1, 10_000_000),
+  /** Token endpoint requests per client IP, and failed ones per client id, in one window. */
+  AUTH_TOKEN_MAX_REQUESTS_PER_IP: envInt(3_000, 1, 10_000_000),
+  AUTH_TOKEN_MAX_FAILURES_PER_CLIENT: envInt(100, 1, 1_000_000),
 };
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;
 
 export function loadAuthConfig(env: Env = process.env) {
   return defineConfig(authConfigShape, env);
+}
+
+/** Only the OTP key, for tools (the CLI) that create users with two-factor outside the service. */
+export function loadOtpKey(env: Env = process.env): string {
+  return defineConfig({ AUTH_OTP_ENCRYPTION_KEY: otpKeyField }, env).AUTH_OTP_ENCRYPTION_KEY;
 }

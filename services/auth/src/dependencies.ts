@@ -1,4 +1,5 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
+import { assertProductionSecret } from '@pfs/config';
 import type { Logger } from '@pfs/logger';
 import { closeRedis, connectRedis, createRedisClient, Redis } from '@pfs/redis';
 import {
@@ -10,7 +11,7 @@ import {
   UserRepository,
 } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
-import type { AuthConfig } from './config';
+import { AuthConfig, DEVELOPMENT_OTP_KEY } from './config';
 import { authEntities } from './entities';
 import { authMigrations } from './migrations';
 import { createOAuthServer } from './oauth/oauth-server';
@@ -19,8 +20,12 @@ import { AuthorizationCodeRepository } from './repositories/authorization-code.r
 import { ClientRepository } from './repositories/client.repository';
 import { CredentialRepository } from './repositories/credential.repository';
 import { GrantRepository } from './repositories/grant.repository';
+import { RecoveryCodeRepository } from './repositories/recovery-code.repository';
 import { TokenRepository } from './repositories/token.repository';
+import { OtpSecretCipher } from './security/otp-secret.cipher';
+import { RateLimiter } from './security/rate-limiter';
 import { TokenIntrospectionStore } from './token-introspection.store';
+import type { SecondFactorDependencies } from './use-cases/verify-second-factor.use-case';
 import { SessionStore } from './web/session.store';
 
 /** Everything the auth app needs, built once at boot from config; tests build the same thing. */
@@ -36,16 +41,38 @@ export interface AuthDependencies {
   grants: GrantRepository;
   codes: AuthorizationCodeRepository;
   tokens: TokenRepository;
+  recoveryCodes: RecoveryCodeRepository;
   introspection: TokenIntrospectionStore;
   sessions: SessionStore;
   passwords: PasswordHasher;
+  otpCipher: OtpSecretCipher;
+  limiter: RateLimiter;
   close(): Promise<void>;
+}
+
+/** What checking a second factor needs, from the service's dependencies. */
+export function secondFactorDependencies(deps: AuthDependencies): SecondFactorDependencies {
+  return {
+    credentials: deps.credentials,
+    recoveryCodes: deps.recoveryCodes,
+    cipher: deps.otpCipher,
+    limiter: deps.limiter,
+    redis: deps.redis,
+    maxFailures: deps.config.AUTH_OTP_MAX_FAILURES,
+  };
 }
 
 export const allMigrationSets = [resourceMigrations, authMigrations];
 
 /** Connects to Postgres and Redis (failing fast with the reason), migrates, and wires repositories. */
 export async function createAuthDependencies(config: AuthConfig, logger: Logger): Promise<AuthDependencies> {
+  assertProductionSecret({
+    name: 'AUTH_OTP_ENCRYPTION_KEY',
+    value: config.AUTH_OTP_ENCRYPTION_KEY,
+    developmentDefault: DEVELOPMENT_OTP_KEY,
+    nodeEnv: config.NODE_ENV,
+    warn: (message) => logger.warn(message),
+  });
   await ensureDatabase(config.DATABASE_URL);
   const applied = await runMigrations(config.DATABASE_URL, allMigrationSets);
   if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -80,9 +107,12 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     grants,
     codes,
     tokens,
+    recoveryCodes: new RecoveryCodeRepository(dataSource),
     introspection,
     sessions: new SessionStore(redis, config.SESSION_TTL_SECONDS),
     passwords: new PasswordHasher(),
+    otpCipher: new OtpSecretCipher(config.AUTH_OTP_ENCRYPTION_KEY),
+    limiter: new RateLimiter(redis, config.AUTH_RATE_LIMIT_WINDOW_SECONDS),
     async close() {
       await closeRedis(redis);
       if (dataSource.isInitialized) await dataSource.destroy();

@@ -1,6 +1,15 @@
 import { AccessTokenRecord, accessTokenKey, grantTokensKey } from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
 
+/** What an OAuth access token's record says, before it becomes the wire shape. */
+export interface AccessTokenFacts {
+  userId: string;
+  clientId: string;
+  scope: string;
+  grantId: string;
+  expiresAt: Date;
+}
+
 /**
  * Writes and removes the Redis introspection records the resource API authenticates against.
  * The Redis client carries the deployment's key prefix.
@@ -15,6 +24,38 @@ export class TokenIntrospectionStore {
     else pipeline.set(accessTokenKey(tokenHash), JSON.stringify(record), 'EX', ttlSeconds);
     if (record.grant_id) pipeline.sadd(grantTokensKey(record.grant_id), tokenHash);
     await pipeline.exec();
+  }
+
+  /** Records an OAuth access token with a Redis TTL of its remaining lifetime; an expired one is skipped. */
+  async putAccessToken(tokenHash: string, facts: AccessTokenFacts): Promise<void> {
+    const ttlSeconds = Math.ceil((facts.expiresAt.getTime() - Date.now()) / 1000);
+    if (ttlSeconds <= 0) return;
+    await this.put(
+      tokenHash,
+      {
+        sub: facts.userId,
+        client_id: facts.clientId,
+        scope: facts.scope,
+        grant_id: facts.grantId,
+        kind: 'access',
+        exp: Math.floor(facts.expiresAt.getTime() / 1000),
+      },
+      ttlSeconds,
+    );
+  }
+
+  /** Records a personal token: no expiry, it lives until revoked. */
+  async putPersonalToken(tokenHash: string, facts: { userId: string; tokenId: string; scope: string }) {
+    await this.put(tokenHash, {
+      sub: facts.userId,
+      scope: facts.scope,
+      kind: 'personal',
+      token_id: facts.tokenId,
+    });
+  }
+
+  async remove(tokenHash: string): Promise<void> {
+    await this.redis.del(accessTokenKey(tokenHash));
   }
 
   /** Removes the records of the given token hashes and of every token known for the grant. */

@@ -10,7 +10,7 @@ export class CredentialEntity {
   @Column({ name: 'password_hash', type: 'text' })
   passwordHash!: string;
 
-  /** The TOTP secret (base32); present once two-factor is set up. */
+  /** The TOTP secret, AES-256-GCM encrypted (OtpSecretCipher); set at setup, in force once otp_enabled_at is. */
   @Column({ name: 'otp_secret', type: 'text', nullable: true })
   otpSecret!: string | null;
 

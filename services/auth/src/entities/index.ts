@@ -3,8 +3,16 @@ import { CredentialEntity } from './credential.entity';
 import { OAuthClientEntity } from './oauth-client.entity';
 import { OAuthGrantEntity } from './oauth-grant.entity';
 import { OAuthTokenEntity } from './oauth-token.entity';
+import { RecoveryCodeEntity } from './recovery-code.entity';
 
-export { AuthorizationCodeEntity, CredentialEntity, OAuthClientEntity, OAuthGrantEntity, OAuthTokenEntity };
+export {
+  AuthorizationCodeEntity,
+  CredentialEntity,
+  OAuthClientEntity,
+  OAuthGrantEntity,
+  OAuthTokenEntity,
+  RecoveryCodeEntity,
+};
 export type { TokenKind } from './oauth-token.entity';
 
 export const authEntities = [
@@ -13,4 +21,5 @@ export const authEntities = [
   OAuthClientEntity,
   OAuthGrantEntity,
   OAuthTokenEntity,
+  RecoveryCodeEntity,
 ];

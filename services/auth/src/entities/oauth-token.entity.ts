@@ -44,4 +44,8 @@ export class OAuthTokenEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
+
+  /** Set (with revoked_at) when a refresh token is exchanged for a new pair. */
+  @Column({ name: 'rotated_at', type: 'timestamptz', nullable: true })
+  rotatedAt!: Date | null;
 }

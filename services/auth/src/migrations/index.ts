@@ -1,9 +1,10 @@
 import type { MigrationSet } from '@pfs/resource-store';
 import { CreateAuthTables1763800100000 } from './1763800100000-create-auth-tables';
+import { AddRecoveryCodesAndRotation1763800100001 } from './1763800100001-add-recovery-codes-and-rotation';
 
 /** The auth service's own tables, migrated after the resource schema they reference. */
 export const authMigrations: MigrationSet = {
   name: 'auth',
   tableName: 'auth_migrations',
-  migrations: [CreateAuthTables1763800100000],
+  migrations: [CreateAuthTables1763800100000, AddRecoveryCodesAndRotation1763800100001],
 };

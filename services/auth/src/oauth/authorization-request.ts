@@ -28,7 +28,15 @@ export type AuthorizationCheck =
   /** Unknown client or bad redirect URI: shown on a page, never redirected (RFC 6749 §4.1.2.1). */
   | { outcome: 'error-page'; message: string }
   /** Any other problem goes back to the client's redirect URI. */
-  | { outcome: 'redirect-error'; redirectUri: string; error: string; description: string; state?: string }
+  | {
+      outcome: 'redirect-error';
+      redirectUri: string;
+      /** The implicit grant answers in the fragment (RFC 6749 §4.2.2.1), the code grant in the query. */
+      inFragment: boolean;
+      error: string;
+      description: string;
+      state?: string;
+    }
   | { outcome: 'valid'; client: OAuthClientRecord; params: AuthorizationParams; redirectUri: string };
 
 type Input = Record<string, unknown>;
@@ -53,6 +61,29 @@ async function resolveClientAndRedirect(input: Input, clients: ClientRepository)
   return { client, redirectUri: client.redirectUri } as const;
 }
 
+/**
+ * PKCE (RFC 7636): only S256 is accepted; a client registered for the implicit grant is a public client, so
+ * its code flow must use PKCE (its secret cannot be kept, so the code alone must not be enough).
+ */
+function checkPkce(input: Input, client: OAuthClientRecord, responseType: string): string | undefined {
+  const challenge = single(input, 'code_challenge');
+  const method = single(input, 'code_challenge_method');
+  if (responseType === 'token') {
+    return challenge || method ? 'PKCE applies to the code flow only.' : undefined;
+  }
+  if (!challenge) {
+    if (method) return 'code_challenge_method was sent without code_challenge.';
+    return client.grants.includes('implicit')
+      ? 'This client must use PKCE: send code_challenge and code_challenge_method=S256.'
+      : undefined;
+  }
+  if (method !== 'S256') return 'code_challenge_method must be S256.';
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(challenge)) {
+    return 'code_challenge must be 43 to 128 characters of [A-Za-z0-9._~-].';
+  }
+  return undefined;
+}
+
 /** Validates an authorization request in the spec's order of checks, one named step each. */
 export async function checkAuthorizationRequest(
   input: Input,
@@ -64,9 +95,11 @@ export async function checkAuthorizationRequest(
   const rawState = input.state;
   const state =
     typeof rawState === 'string' && rawState !== '' ? rawState.slice(0, MAX_STATE_LENGTH) : undefined;
+  const inFragment = input.response_type === 'token';
   const fail = (error: string, description: string): AuthorizationCheck => ({
     outcome: 'redirect-error',
     redirectUri,
+    inFragment,
     error,
     description,
     state,
@@ -83,9 +116,8 @@ export async function checkAuthorizationRequest(
   if (responseType === 'token' && !client.grants.includes('implicit')) {
     return fail('unauthorized_client', 'This client is not registered for the implicit grant.');
   }
-  if (responseType === 'token') {
-    return fail('unsupported_response_type', 'The implicit grant is not available yet.');
-  }
+  const pkceProblem = checkPkce(input, client, responseType);
+  if (pkceProblem) return fail('invalid_request', pkceProblem);
 
   const scope = single(input, 'scope');
   if (scope !== undefined) {
@@ -106,10 +138,21 @@ export async function checkAuthorizationRequest(
   return { outcome: 'valid', client, params, redirectUri };
 }
 
-/** Builds the redirect back to the client with query parameters (the code flow). */
-export function buildRedirect(redirectUri: string, params: Record<string, string | undefined>): string {
+/**
+ * Builds the redirect back to the client: query parameters for the code flow, or the fragment for the
+ * implicit grant (RFC 6749 §4.2.2), where the token never reaches a server in a request line.
+ */
+export function buildRedirect(
+  redirectUri: string,
+  params: Record<string, string | undefined>,
+  options: { inFragment?: boolean } = {},
+): string {
   const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(params))
-    if (value !== undefined) url.searchParams.set(name, value);
+  const defined = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (options.inFragment) {
+    url.hash = new URLSearchParams(defined).toString();
+  } else {
+    for (const [name, value] of defined) url.searchParams.set(name, value);
+  }
   return url.toString();
 }

@@ -14,6 +14,8 @@ import type { ClientRepository, OAuthClientRecord } from '../repositories/client
 import type { GrantRepository } from '../repositories/grant.repository';
 import type { TokenRepository } from '../repositories/token.repository';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
+import { revokeGrants } from '../use-cases/revoke-grants.use-case';
+import { findUsableRefreshToken } from './refresh-token-reuse';
 
 export interface OAuthModelDependencies {
   clients: ClientRepository;
@@ -21,6 +23,8 @@ export interface OAuthModelDependencies {
   codes: AuthorizationCodeRepository;
   tokens: TokenRepository;
   introspection: TokenIntrospectionStore;
+  /** A rotated refresh token presented again within this many seconds is a retry (see refresh-token-reuse). */
+  refreshReuseGraceSeconds: number;
 }
 
 /** What the authorize step passes along with the user: the grant the code belongs to. */
@@ -85,8 +89,15 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
     },
 
     async getAuthorizationCode(authorizationCode) {
-      const record = await deps.codes.findByHash(hashToken(authorizationCode));
-      if (!record || record.usedAt) return false;
+      const codeHash = hashToken(authorizationCode);
+      const record = await deps.codes.findByHash(codeHash);
+      if (!record) return false;
+      if (record.usedAt) {
+        // The spec and RFC 6749 §4.1.2: a code used twice revokes every token issued from it.
+        const grantIds = await deps.tokens.findGrantIdsByCode(codeHash);
+        await revokeGrants(deps, [record.grantId, ...grantIds]);
+        return false;
+      }
       const client = await deps.clients.findById(record.clientId);
       if (!client) return false;
       const code: AuthorizationCode = {
@@ -150,20 +161,13 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
             ]
           : []),
       ]);
-      const expiresAt = token.accessTokenExpiresAt ?? new Date(Date.now() + 3_600_000);
-      const ttlSeconds = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
-      await deps.introspection.put(
-        accessHash,
-        {
-          sub: String(user.id),
-          client_id: client.id,
-          scope,
-          grant_id: grantId,
-          kind: 'access',
-          exp: Math.floor(expiresAt.getTime() / 1000),
-        },
-        ttlSeconds,
-      );
+      await deps.introspection.putAccessToken(accessHash, {
+        userId: String(user.id),
+        clientId: client.id,
+        scope,
+        grantId,
+        expiresAt: token.accessTokenExpiresAt ?? new Date(Date.now() + 3_600_000),
+      });
       return { ...token, refreshTokenExpiresAt: undefined, client, user } as Token;
     },
 
@@ -182,11 +186,10 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
     },
 
     async getRefreshToken(refreshToken) {
-      const record = await deps.tokens.findActiveByHash(hashToken(refreshToken), 'refresh');
+      const record = await findUsableRefreshToken(deps, hashToken(refreshToken));
       if (!record || !record.clientId || !record.grantId) return false;
-      const grant = await deps.grants.findActive(record.grantId);
       const client = await deps.clients.findById(record.clientId);
-      if (!grant || !client) return false;
+      if (!client) return false;
       const token: RefreshToken = {
         refreshToken,
         scope: parseScope(record.scope),
@@ -197,10 +200,9 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
     },
 
     async revokeToken(token) {
-      // Refresh rotation: the old refresh token stops working once a new pair is issued.
-      const record = await deps.tokens.findActiveByHash(hashToken(token.refreshToken), 'refresh');
-      if (!record) return false;
-      await deps.tokens.revokeByHash(record.tokenHash);
+      // Refresh rotation: the old refresh token stops working once a new pair is issued. A retry within
+      // the grace period finds it already rotated, which is fine.
+      await deps.tokens.markRotated(hashToken(token.refreshToken));
       return true;
     },
   };

@@ -23,4 +23,19 @@ export class ClientRepository {
       .getRepository(OAuthClientEntity)
       .insert({ ...client, ownerUserId: client.ownerUserId ?? null });
   }
+
+  /** The applications a developer registered through the developer page. */
+  async listByOwner(ownerUserId: string): Promise<OAuthClientRecord[]> {
+    const entities = await this.dataSource
+      .getRepository(OAuthClientEntity)
+      .find({ where: { ownerUserId }, order: { createdAt: 'ASC' } });
+    return entities.map(({ id, name, secretHash, redirectUri, scope, grants }) => ({
+      id,
+      name,
+      secretHash,
+      redirectUri,
+      scope,
+      grants,
+    }));
+  }
 }

@@ -4,7 +4,9 @@ import { CredentialEntity } from '../entities';
 export interface Credential {
   userId: string;
   passwordHash: string;
+  /** AES-256-GCM ciphertext of the TOTP secret (see OtpSecretCipher). */
   otpSecret: string | null;
+  /** Two-factor is in force only once this is set; a secret without it is a setup in progress. */
   otpEnabledAt: Date | null;
 }
 
@@ -13,10 +15,17 @@ export class CredentialRepository {
 
   async findByUserId(userId: string): Promise<Credential | undefined> {
     const entity = await this.source.getRepository(CredentialEntity).findOneBy({ userId });
-    return entity ?? undefined;
+    return entity ? { ...entity, userId: String(entity.userId) } : undefined;
   }
 
   async create(credential: Credential): Promise<void> {
     await this.source.getRepository(CredentialEntity).insert({ ...credential, updatedAt: new Date() });
+  }
+
+  async updateOtp(
+    userId: string,
+    otp: { otpSecret: string | null; otpEnabledAt: Date | null },
+  ): Promise<void> {
+    await this.source.getRepository(CredentialEntity).update({ userId }, { ...otp, updatedAt: new Date() });
   }
 }

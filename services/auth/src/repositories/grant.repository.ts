@@ -9,6 +9,14 @@ export interface Grant {
   revokedAt: Date | null;
 }
 
+/** An application the user has let in, for the "connected apps" list. */
+export interface ConnectedApp {
+  clientId: string;
+  clientName: string;
+  scope: string;
+  firstGrantedAt: Date;
+}
+
 export class GrantRepository {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -22,12 +30,37 @@ export class GrantRepository {
     const entity = await this.dataSource
       .getRepository(OAuthGrantEntity)
       .findOneBy({ id, revokedAt: IsNull() });
-    return entity ? { ...entity, id: String(entity.id) } : undefined;
+    return entity ? { ...entity, id: String(entity.id), userId: String(entity.userId) } : undefined;
   }
 
   async revoke(id: string): Promise<void> {
     await this.dataSource
       .getRepository(OAuthGrantEntity)
       .update({ id, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
+  /** Every live grant of one user to one client: "revoke access" ends them all. */
+  async findActiveIds(userId: string, clientId: string): Promise<string[]> {
+    const entities = await this.dataSource
+      .getRepository(OAuthGrantEntity)
+      .findBy({ userId, clientId, revokedAt: IsNull() });
+    return entities.map((entity) => String(entity.id));
+  }
+
+  async listConnectedApps(userId: string): Promise<ConnectedApp[]> {
+    const rows: Array<{ client_id: string; name: string; scope: string; first: Date }> =
+      await this.dataSource.query(
+        `SELECT g.client_id, c.name, c.scope, min(g.created_at) AS first
+           FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
+          WHERE g.user_id = $1 AND g.revoked_at IS NULL
+          GROUP BY g.client_id, c.name, c.scope ORDER BY c.name`,
+        [userId],
+      );
+    return rows.map((row) => ({
+      clientId: row.client_id,
+      clientName: row.name,
+      scope: row.scope,
+      firstGrantedAt: row.first,
+    }));
   }
 }

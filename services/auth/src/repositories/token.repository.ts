@@ -13,9 +13,12 @@ export interface TokenRecord {
   scope: string;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  rotatedAt: Date | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
 }
 
-export type NewToken = Omit<TokenRecord, 'id' | 'revokedAt'>;
+export type NewToken = Omit<TokenRecord, 'id' | 'revokedAt' | 'rotatedAt' | 'createdAt' | 'lastUsedAt'>;
 
 const toRecord = (entity: OAuthTokenEntity): TokenRecord => ({
   ...entity,
@@ -27,14 +30,24 @@ const toRecord = (entity: OAuthTokenEntity): TokenRecord => ({
 export class TokenRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async create(tokens: NewToken[]): Promise<void> {
-    await this.dataSource.getRepository(OAuthTokenEntity).insert(tokens);
+  private get repository() {
+    return this.dataSource.getRepository(OAuthTokenEntity);
+  }
+
+  /** Inserts tokens and returns their ids, in order. */
+  async create(tokens: NewToken[]): Promise<string[]> {
+    const result = await this.repository.insert(tokens);
+    return result.identifiers.map((identifier) => String(identifier.id));
   }
 
   async findActiveByHash(tokenHash: string, kind: TokenKind): Promise<TokenRecord | undefined> {
-    const entity = await this.dataSource
-      .getRepository(OAuthTokenEntity)
-      .findOneBy({ tokenHash, kind, revokedAt: IsNull() });
+    const entity = await this.repository.findOneBy({ tokenHash, kind, revokedAt: IsNull() });
+    return entity ? toRecord(entity) : undefined;
+  }
+
+  /** Also finds revoked tokens: reuse detection needs to know a rotated refresh token when it comes back. */
+  async findByHash(tokenHash: string, kind: TokenKind): Promise<TokenRecord | undefined> {
+    const entity = await this.repository.findOneBy({ tokenHash, kind });
     return entity ? toRecord(entity) : undefined;
   }
 
@@ -47,10 +60,63 @@ export class TokenRepository {
     return rows.map((row) => row.token_hash);
   }
 
+  /** The grants of every token issued from one authorization code (for code-reuse revocation). */
+  async findGrantIdsByCode(codeHash: string): Promise<string[]> {
+    const rows: Array<{ grant_id: string }> = await this.dataSource.query(
+      `SELECT DISTINCT grant_id FROM oauth_tokens WHERE authorization_code_hash = $1 AND grant_id IS NOT NULL`,
+      [codeHash],
+    );
+    return rows.map((row) => String(row.grant_id));
+  }
+
   async revokeByHash(tokenHash: string): Promise<boolean> {
-    const result = await this.dataSource
-      .getRepository(OAuthTokenEntity)
-      .update({ tokenHash, revokedAt: IsNull() }, { revokedAt: new Date() });
+    const result = await this.repository.update(
+      { tokenHash, revokedAt: IsNull() },
+      { revokedAt: new Date() },
+    );
     return (result.affected ?? 0) === 1;
+  }
+
+  /** Refresh rotation: the old token stops working, and remembers when, for reuse detection. */
+  async markRotated(tokenHash: string): Promise<boolean> {
+    const now = new Date();
+    const result = await this.repository.update(
+      { tokenHash, kind: 'refresh', revokedAt: IsNull() },
+      { revokedAt: now, rotatedAt: now },
+    );
+    return (result.affected ?? 0) === 1;
+  }
+
+  async listPersonal(userId: string): Promise<TokenRecord[]> {
+    const entities = await this.repository.find({
+      where: { userId, kind: 'personal', revokedAt: IsNull() },
+      order: { createdAt: 'DESC' },
+    });
+    return entities.map(toRecord);
+  }
+
+  /** Revokes one personal token of this user; undefined when there is none (another user's id included). */
+  async revokePersonal(userId: string, id: string): Promise<string | undefined> {
+    if (!/^\d{1,18}$/.test(id)) return undefined;
+    const rows: Array<{ token_hash: string }> = await this.dataSource.query(
+      `UPDATE oauth_tokens SET revoked_at = now()
+        WHERE id = $1 AND user_id = $2 AND kind = 'personal' AND revoked_at IS NULL RETURNING token_hash`,
+      [id, userId],
+    );
+    return rows[0]?.token_hash;
+  }
+
+  /** Live access and personal tokens, for re-creating the Redis introspection records after Redis lost them. */
+  async listLiveForIntrospection(): Promise<TokenRecord[]> {
+    const entities = await this.repository
+      .createQueryBuilder('token')
+      .leftJoin('oauth_grants', 'grant', 'grant.id = token.grant_id')
+      .where('token.revoked_at IS NULL')
+      .andWhere(
+        `((token.kind = 'access' AND token.expires_at > now() AND grant.revoked_at IS NULL)
+          OR token.kind = 'personal')`,
+      )
+      .getMany();
+    return entities.map(toRecord);
   }
 }

@@ -1,11 +1,16 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { parseScope } from '@pfs/contracts';
+import type { Logger } from '@pfs/logger';
 import express, { Request, Response, Router } from 'express';
-import type { AuthorizingUser } from '../oauth/oauth-model';
 import { AuthorizationCheck, buildRedirect, checkAuthorizationRequest } from '../oauth/authorization-request';
 import { newOAuthResponse, toOAuthRequest } from '../oauth/express-adapter';
+import type { AuthorizingUser } from '../oauth/oauth-model';
 import type { ClientRepository } from '../repositories/client.repository';
 import type { GrantRepository } from '../repositories/grant.repository';
+import type { TokenRepository } from '../repositories/token.repository';
+import type { RateLimiter } from '../security/rate-limiter';
+import type { TokenIntrospectionStore } from '../token-introspection.store';
+import { issueImplicitToken } from '../use-cases/issue-implicit-token.use-case';
 import { readCookie, SESSION_COOKIE } from '../web/cookies';
 import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
 import { consentPage, errorPage } from '../web/pages';
@@ -15,27 +20,90 @@ export interface AuthorizeRoutesDependencies {
   oauth: OAuth2Server;
   clients: ClientRepository;
   grants: GrantRepository;
+  tokens: TokenRepository;
+  introspection: TokenIntrospectionStore;
   sessions: SessionStore;
+  limiter: RateLimiter;
+  logger: Logger;
   secureCookies: boolean;
+  accessTokenTtlSeconds: number;
+  maxRequestsPerIp: number;
 }
+
+type ValidCheck = Extract<AuthorizationCheck, { outcome: 'valid' }>;
 
 function answerCheckFailure(res: Response, check: Exclude<AuthorizationCheck, { outcome: 'valid' }>) {
   if (check.outcome === 'error-page') {
     res.status(400).type('html').send(errorPage('Authorization failed', check.message));
     return;
   }
-  res.redirect(
-    302,
-    buildRedirect(check.redirectUri, {
-      error: check.error,
-      error_description: check.description,
-      state: check.state,
-    }),
-  );
+  const params = { error: check.error, error_description: check.description, state: check.state };
+  res.redirect(302, buildRedirect(check.redirectUri, params, { inFragment: check.inFragment }));
+}
+
+function redirectError(check: ValidCheck, error: string, description: string): string {
+  const params = { error, error_description: description, state: check.params.state };
+  return buildRedirect(check.redirectUri, params, { inFragment: check.params.response_type === 'token' });
 }
 
 function redirectToSignIn(req: Request, res: Response) {
   res.redirect(302, `/login?return_to=${encodeURIComponent(req.originalUrl)}`);
+}
+
+/** Validates the request and, past the per-IP budget, answers temporarily_unavailable (spec's table). */
+async function checkRequest(deps: AuthorizeRoutesDependencies, req: Request, input: Record<string, unknown>) {
+  const check = await checkAuthorizationRequest(input, deps.clients);
+  if (check.outcome !== 'valid') return check;
+  const budget = await deps.limiter.hit(`authorize-ip:${req.ip}`, deps.maxRequestsPerIp);
+  if (!budget.blocked) return check;
+  return {
+    outcome: 'redirect-error',
+    redirectUri: check.redirectUri,
+    inFragment: check.params.response_type === 'token',
+    error: 'temporarily_unavailable',
+    description: 'Too many authorization requests; try again later.',
+    state: check.params.state,
+  } satisfies AuthorizationCheck;
+}
+
+/** Issues what the client asked for once the user allowed: a code through the library, or an implicit token. */
+async function grantAccess(
+  deps: AuthorizeRoutesDependencies,
+  req: Request,
+  check: ValidCheck,
+  userId: string,
+) {
+  const grant = await deps.grants.create({ userId, clientId: check.client.id, scope: check.client.scope });
+  if (check.params.response_type === 'token') {
+    const issued = await issueImplicitToken(deps, {
+      userId,
+      clientId: check.client.id,
+      grantId: grant.id,
+      scope: check.client.scope,
+      ttlSeconds: deps.accessTokenTtlSeconds,
+    });
+    const params = {
+      access_token: issued.accessToken,
+      token_type: 'bearer',
+      expires_in: String(issued.expiresIn),
+      state: check.params.state,
+    };
+    return buildRedirect(check.redirectUri, params, { inFragment: true });
+  }
+  const user: AuthorizingUser = {
+    id: userId,
+    grantId: grant.id,
+    redirectUriSent: !!check.params.redirect_uri,
+  };
+  const response = newOAuthResponse();
+  await deps.oauth
+    .authorize(toOAuthRequest(req, { query: { ...check.params }, body: {} }), response, {
+      authenticateHandler: { handle: () => user },
+    })
+    .catch(() => undefined); // On a refusal the library has already pointed the response at the error redirect.
+  const location = (response.headers as Record<string, string>).location;
+  if (!location) throw new Error('authorization produced no redirect');
+  return location;
 }
 
 /** `GET /oauth2/authorize` shows consent (after sign-in); `POST` records the user's decision. */
@@ -43,7 +111,7 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
   const router = Router();
 
   router.get('/oauth2/authorize', async (req, res) => {
-    const check = await checkAuthorizationRequest(req.query, deps.clients);
+    const check = await checkRequest(deps, req, req.query);
     if (check.outcome !== 'valid') return answerCheckFailure(res, check);
     const session = await deps.sessions.find(readCookie(req, SESSION_COOKIE));
     if (!session) return redirectToSignIn(req, res);
@@ -67,42 +135,20 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
         res.status(403).type('html').send(errorPage('Request expired', 'Reload the page and try again.'));
         return;
       }
-      const check = await checkAuthorizationRequest(req.body, deps.clients);
+      const check = await checkRequest(deps, req, req.body);
       if (check.outcome !== 'valid') return answerCheckFailure(res, check);
       const session = await deps.sessions.find(readCookie(req, SESSION_COOKIE));
       if (!session) return redirectToSignIn(req, res);
       if (req.body.decision !== 'allow') {
-        res.redirect(
-          302,
-          buildRedirect(check.redirectUri, {
-            error: 'access_denied',
-            error_description: 'The user denied access.',
-            state: check.params.state,
-          }),
-        );
-        return;
+        return res.redirect(302, redirectError(check, 'access_denied', 'The user denied access.'));
       }
-      const grant = await deps.grants.create({
-        userId: session.userId,
-        clientId: check.client.id,
-        scope: check.client.scope,
-      });
-      const user: AuthorizingUser = {
-        id: session.userId,
-        grantId: grant.id,
-        redirectUriSent: check.params.redirect_uri !== undefined,
-      };
-      const response = newOAuthResponse();
       try {
-        await deps.oauth.authorize(toOAuthRequest(req, { query: { ...check.params }, body: {} }), response, {
-          authenticateHandler: { handle: () => user },
-        });
-      } catch {
-        // The library has already pointed the response at the redirect URI with the error.
+        res.redirect(302, await grantAccess(deps, req, check, session.userId));
+      } catch (error) {
+        // The client learns the flow failed (spec's server_error) instead of the user being stranded here.
+        deps.logger.error({ err: error, requestId: req.id }, 'authorization failed');
+        res.redirect(302, redirectError(check, 'server_error', 'The server could not complete the request.'));
       }
-      const location = (response.headers as Record<string, string>).location;
-      if (!location) throw new Error('authorization produced no redirect');
-      res.redirect(302, location);
     },
   );
 

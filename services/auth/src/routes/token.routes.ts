@@ -1,27 +1,72 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { OAuthError } from '@node-oauth/oauth2-server';
-import express, { Router } from 'express';
+import express, { Request, Router } from 'express';
 import { newOAuthResponse, sendOAuthResponse, toOAuthRequest } from '../oauth/express-adapter';
+import { TokenEndpointError } from '../oauth/token-endpoint-error';
+import { checkTokenRequest, TokenRequestCheckDependencies } from '../oauth/token-request-checks';
+import type { RateLimiter } from '../security/rate-limiter';
+
+export interface TokenRoutesDependencies {
+  oauth: OAuth2Server;
+  checks: TokenRequestCheckDependencies;
+  limiter: RateLimiter;
+  accessTokenTtlSeconds: number;
+}
+
+type OAuthResponse = ReturnType<typeof newOAuthResponse>;
+
+/** The spec's shape of a success: `token_type` bearer, `scope` only when it differs from the request. */
+function shapeSuccess(req: Request, response: OAuthResponse, accessTokenTtlSeconds: number) {
+  const body = response.body as Record<string, unknown>;
+  body.token_type = 'bearer';
+  // The library derives expires_in from the expiry instant and rounds a few milliseconds down.
+  if (body.expires_in !== undefined) body.expires_in = accessTokenTtlSeconds;
+  const requested = typeof req.body?.scope === 'string' ? req.body.scope : undefined;
+  if (requested === undefined || requested === body.scope) delete body.scope;
+}
 
 /**
- * `POST /oauth2/token`. The library runs the grant; we shape the document as the spec states it:
- * `token_type` is `bearer`, and `scope` appears only when it differs from what the client asked for.
+ * Where the library's answer differs from the spec we adapt it: a redirect_uri missing or different from
+ * the authorize step's is invalid_grant (RFC 6749 §5.2), not invalid_request; invalid_client is always
+ * 401 with a challenge (the library sends 400 when the credentials came in the body).
  */
-export function tokenRoutes(oauth: OAuth2Server, accessTokenTtlSeconds: number): Router {
+function adaptError(response: OAuthResponse) {
+  const body = response.body as { error?: string; error_description?: string };
+  if (body.error === 'invalid_request' && body.error_description?.includes('`redirect_uri`')) {
+    body.error = 'invalid_grant';
+    body.error_description = 'The redirect_uri does not match the one sent at the authorization step.';
+    response.status = 400;
+  }
+  if (body.error === 'invalid_client') {
+    response.status = 401;
+    response.set('WWW-Authenticate', 'Basic realm="pfs"');
+  }
+}
+
+/** `POST /oauth2/token`: our checks (throttling, repeated parameters, refresh scope, two-factor), then the library. */
+export function tokenRoutes(deps: TokenRoutesDependencies): Router {
   const router = Router();
   router.post('/oauth2/token', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
-    const request = toOAuthRequest(req);
     const response = newOAuthResponse();
+    let clientId: string | undefined;
     try {
-      await oauth.token(request, response);
-      const body = response.body as Record<string, unknown>;
-      body.token_type = 'bearer';
-      // The library derives expires_in from the expiry instant and rounds a few milliseconds down.
-      if (body.expires_in !== undefined) body.expires_in = accessTokenTtlSeconds;
-      const requested = typeof req.body?.scope === 'string' ? req.body.scope : undefined;
-      if (requested === undefined || requested === body.scope) delete body.scope;
+      clientId = await checkTokenRequest(deps.checks, req);
+      await deps.oauth.token(toOAuthRequest(req), response);
+      shapeSuccess(req, response, deps.accessTokenTtlSeconds);
     } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
+      if (error instanceof TokenEndpointError) {
+        response.status = error.status;
+        response.body = { error: error.error, error_description: error.description };
+        for (const [name, value] of Object.entries(error.headers)) response.set(name, value);
+      } else if (error instanceof OAuthError) {
+        adaptError(response);
+        const body = response.body as { error?: string };
+        if (clientId && (body.error === 'invalid_grant' || body.error === 'invalid_client')) {
+          await deps.limiter.hit(`token-client:${clientId}`, deps.checks.maxFailuresPerClient);
+        }
+      } else {
+        throw error;
+      }
     }
     sendOAuthResponse(res, response);
   });

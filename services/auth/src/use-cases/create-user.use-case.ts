@@ -1,10 +1,11 @@
 import { inputError } from '@pfs/errors';
 import { User, UserRepository } from '@pfs/resource-store';
 import { DataSource } from 'typeorm';
-import { authenticator } from 'otplib';
 import { z } from 'zod';
 import type { PasswordHasher } from '../password-hasher';
 import { CredentialRepository } from '../repositories/credential.repository';
+import type { OtpSecretCipher } from '../security/otp-secret.cipher';
+import { generateTotpSecret } from '../security/totp';
 
 export const NewUserInputSchema = z.object({
   email: z.string().trim().max(254, 'must be at most 254 characters').email('must be an email address'),
@@ -28,7 +29,7 @@ export interface CreatedUser {
 
 /** Creates a user with a password (and optionally two-factor) in one transaction. */
 export async function createUser(
-  deps: { dataSource: DataSource; passwords: PasswordHasher },
+  deps: { dataSource: DataSource; passwords: PasswordHasher; otpCipher?: OtpSecretCipher },
   input: NewUserInput,
 ): Promise<CreatedUser> {
   const parsed = NewUserInputSchema.safeParse(input);
@@ -42,7 +43,8 @@ export async function createUser(
     throw inputError([{ field: 'email', error: 'is already registered' }]);
   }
   const passwordHash = await deps.passwords.hash(data.password);
-  const otpSecret = data.enableOtp ? authenticator.generateSecret() : undefined;
+  if (data.enableOtp && !deps.otpCipher) throw new Error('enabling two-factor needs the OTP secret cipher');
+  const otpSecret = data.enableOtp ? generateTotpSecret() : undefined;
   const user = await deps.dataSource.transaction(async (manager) => {
     const created = await new UserRepository(manager).create({
       email: data.email,
@@ -53,7 +55,8 @@ export async function createUser(
     await new CredentialRepository(manager).create({
       userId: created.id,
       passwordHash,
-      otpSecret: otpSecret ?? null,
+      // Stored encrypted: the secret must stay readable to check codes, so it cannot be hashed.
+      otpSecret: otpSecret && deps.otpCipher ? deps.otpCipher.encrypt(otpSecret) : null,
       otpEnabledAt: otpSecret ? new Date() : null,
     });
     return created;

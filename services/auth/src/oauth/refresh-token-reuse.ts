@@ -1,0 +1,34 @@
+import type { GrantRepository } from '../repositories/grant.repository';
+import type { TokenRecord, TokenRepository } from '../repositories/token.repository';
+import type { TokenIntrospectionStore } from '../token-introspection.store';
+import { revokeGrants } from '../use-cases/revoke-grants.use-case';
+
+interface ReuseDependencies {
+  grants: GrantRepository;
+  tokens: TokenRepository;
+  introspection: TokenIntrospectionStore;
+  refreshReuseGraceSeconds: number;
+}
+
+/**
+ * Refresh-token rotation with reuse detection (OAuth 2.0 Security BCP §4.14.2). Each refresh returns a new
+ * refresh token and retires the old one. A retired token presented again means two parties hold it, so the
+ * whole grant is revoked (the legitimate client recovers by asking the user again) — unless it comes back
+ * within a few seconds of its rotation, which is what a client retrying after a lost response looks like.
+ * Returns the token record when it may be used, undefined otherwise.
+ */
+export async function findUsableRefreshToken(
+  deps: ReuseDependencies,
+  tokenHash: string,
+): Promise<TokenRecord | undefined> {
+  const record = await deps.tokens.findByHash(tokenHash, 'refresh');
+  if (!record || !record.grantId) return undefined;
+  const grant = await deps.grants.findActive(record.grantId);
+  if (!grant) return undefined;
+  if (!record.revokedAt) return record;
+  if (!record.rotatedAt) return undefined;
+  const ageSeconds = (Date.now() - record.rotatedAt.getTime()) / 1000;
+  if (ageSeconds <= deps.refreshReuseGraceSeconds) return record;
+  await revokeGrants(deps, [record.grantId]);
+  return undefined;
+}

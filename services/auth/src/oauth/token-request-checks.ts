@@ -1,0 +1,116 @@
+import { hashToken, sameScope } from '@pfs/contracts';
+import type { Request } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import type { AuthorizationCodeRepository } from '../repositories/authorization-code.repository';
+import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
+import type { TokenRepository } from '../repositories/token.repository';
+import type { RateLimiter } from '../security/rate-limiter';
+import { SecondFactorDependencies, verifySecondFactor } from '../use-cases/verify-second-factor.use-case';
+import { invalidRequest, invalidScope, TokenEndpointError, tooManyRequests } from './token-endpoint-error';
+
+export const OTP_HEADER = 'X-Service-OTP';
+
+export interface TokenRequestCheckDependencies {
+  clients: ClientRepository;
+  codes: AuthorizationCodeRepository;
+  tokens: TokenRepository;
+  limiter: RateLimiter;
+  secondFactor: SecondFactorDependencies;
+  maxRequestsPerIp: number;
+  maxFailuresPerClient: number;
+}
+
+const PARAMETERS = ['grant_type', 'code', 'redirect_uri', 'refresh_token', 'scope', 'code_verifier'];
+
+/** RFC 6749 §3.2: parameters must not be included more than once. */
+function assertSingleValuedParameters(body: Record<string, unknown>) {
+  const repeated = PARAMETERS.concat('client_id', 'client_secret').find((name) => Array.isArray(body[name]));
+  if (repeated) throw invalidRequest(`The parameter ${repeated} is repeated.`);
+}
+
+/** RFC 6749 §2.3: a client must not use more than one authentication method in a request. */
+function assertOneClientAuthentication(req: Request, body: Record<string, unknown>) {
+  const hasBasic = /^basic /i.test(req.get('authorization') ?? '');
+  if (hasBasic && (body.client_secret !== undefined || body.client_id !== undefined)) {
+    throw invalidRequest('Send client credentials once: in the Basic header, not also in the body.');
+  }
+}
+
+function readBasicCredentials(req: Request): { id: string; secret: string } | undefined {
+  const match = /^basic ([A-Za-z0-9+/=]+)$/i.exec(req.get('authorization') ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const separator = decoded.indexOf(':');
+  if (separator <= 0) return undefined;
+  return { id: decoded.slice(0, separator), secret: decoded.slice(separator + 1) };
+}
+
+/** The authenticated client, or undefined to let the library answer invalid_client / invalid_request. */
+async function findAuthenticatedClient(deps: TokenRequestCheckDependencies, req: Request) {
+  const credentials = readBasicCredentials(req);
+  if (!credentials) return undefined;
+  const client = await deps.clients.findById(credentials.id);
+  if (!client) return undefined;
+  const given = Buffer.from(hashToken(credentials.secret));
+  const stored = Buffer.from(client.secretHash);
+  return given.length === stored.length && timingSafeEqual(given, stored) ? client : undefined;
+}
+
+/** The spec: a refresh's scope, when sent, must equal the scope returned at the code exchange. */
+async function assertRefreshScopeUnchanged(
+  deps: TokenRequestCheckDependencies,
+  client: OAuthClientRecord,
+  body: Record<string, unknown>,
+) {
+  if (typeof body.scope !== 'string' || typeof body.refresh_token !== 'string') return;
+  const token = await deps.tokens.findByHash(hashToken(body.refresh_token), 'refresh');
+  if (token && token.clientId === client.id && !sameScope(body.scope, token.scope)) {
+    throw invalidScope('The scope must equal the scope returned at the code exchange.');
+  }
+}
+
+/** The spec's two-factor step: checked before the library runs, so asking for the code does not use it up. */
+async function assertSecondFactor(
+  deps: TokenRequestCheckDependencies,
+  client: OAuthClientRecord,
+  req: Request,
+  body: Record<string, unknown>,
+) {
+  if (typeof body.code !== 'string') return;
+  const code = await deps.codes.findByHash(hashToken(body.code));
+  if (!code || code.usedAt || code.clientId !== client.id || code.expiresAt < new Date()) return;
+  const result = await verifySecondFactor(deps.secondFactor, code.userId, req.get(OTP_HEADER));
+  const otpRequired = { [OTP_HEADER]: 'required' };
+  if (result.outcome === 'missing') {
+    throw new TokenEndpointError(401, 'otp_required', 'Two-factor code required.', otpRequired);
+  }
+  if (result.outcome === 'invalid') {
+    throw new TokenEndpointError(401, 'invalid_otp', 'The two-factor code is wrong.', otpRequired);
+  }
+  if (result.outcome === 'throttled') throw tooManyRequests(result.retryAfterSeconds);
+}
+
+/**
+ * Our steps around the library's token handler, in order. Returns the authenticated client id (for
+ * counting its failures) or undefined when client authentication is left to the library.
+ */
+export async function checkTokenRequest(
+  deps: TokenRequestCheckDependencies,
+  req: Request,
+): Promise<string | undefined> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const perIp = await deps.limiter.hit(`token-ip:${req.ip}`, deps.maxRequestsPerIp);
+  if (perIp.blocked) throw tooManyRequests(perIp.retryAfterSeconds);
+  assertSingleValuedParameters(body);
+  assertOneClientAuthentication(req, body);
+  const clientId = readBasicCredentials(req)?.id;
+  if (clientId) {
+    const perClient = await deps.limiter.check(`token-client:${clientId}`, deps.maxFailuresPerClient);
+    if (perClient.blocked) throw tooManyRequests(perClient.retryAfterSeconds);
+  }
+  const client = await findAuthenticatedClient(deps, req);
+  if (!client) return clientId;
+  if (body.grant_type === 'refresh_token') await assertRefreshScopeUnchanged(deps, client, body);
+  if (body.grant_type === 'authorization_code') await assertSecondFactor(deps, client, req, body);
+  return client.id;
+}

@@ -1,0 +1,44 @@
+import type { Redis } from '@pfs/redis';
+
+export interface LimitState {
+  /** Whether the limit is already reached: the attempt must be refused. */
+  blocked: boolean;
+  /** Seconds until the window ends, for Retry-After. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Fixed-window counters in Redis (INCR + EXPIRE in one MULTI), shared by every instance of the service.
+ * Hand-written rather than a library: two commands, and it must honour the client's key prefix.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly windowSeconds: number,
+  ) {}
+
+  private key(bucket: string) {
+    return `ratelimit:${bucket}`;
+  }
+
+  /** Reads a counter without counting, to refuse before doing any work. */
+  async check(bucket: string, limit: number): Promise<LimitState> {
+    const key = this.key(bucket);
+    const [count, ttl] = await Promise.all([this.redis.get(key), this.redis.ttl(key)]);
+    const blocked = Number(count ?? 0) >= limit;
+    return { blocked, retryAfterSeconds: ttl > 0 ? ttl : this.windowSeconds };
+  }
+
+  /** Counts one event (a failure, or a request) and says whether the limit is now exceeded. */
+  async hit(bucket: string, limit: number): Promise<LimitState> {
+    const key = this.key(bucket);
+    const results = await this.redis.multi().incr(key).expire(key, this.windowSeconds, 'NX').ttl(key).exec();
+    const count = Number(results?.[0]?.[1] ?? 0);
+    const ttl = Number(results?.[2]?.[1] ?? this.windowSeconds);
+    return { blocked: count > limit, retryAfterSeconds: ttl > 0 ? ttl : this.windowSeconds };
+  }
+
+  async reset(bucket: string): Promise<void> {
+    await this.redis.del(this.key(bucket));
+  }
+}

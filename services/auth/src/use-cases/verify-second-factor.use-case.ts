@@ -1,0 +1,65 @@
+import type { Redis } from '@pfs/redis';
+import type { CredentialRepository } from '../repositories/credential.repository';
+import type { RecoveryCodeRepository } from '../repositories/recovery-code.repository';
+import type { OtpSecretCipher } from '../security/otp-secret.cipher';
+import type { RateLimiter } from '../security/rate-limiter';
+import { hashRecoveryCode, looksLikeRecoveryCode } from '../security/recovery-codes';
+import { matchTotpStep } from '../security/totp';
+
+export type SecondFactorOutcome =
+  | { outcome: 'not-required' }
+  | { outcome: 'missing' }
+  | { outcome: 'valid' }
+  | { outcome: 'invalid' }
+  | { outcome: 'throttled'; retryAfterSeconds: number };
+
+export interface SecondFactorDependencies {
+  credentials: CredentialRepository;
+  recoveryCodes: RecoveryCodeRepository;
+  cipher: OtpSecretCipher;
+  limiter: RateLimiter;
+  redis: Redis;
+  maxFailures: number;
+}
+
+/**
+ * Checks the second factor of a user with two-factor on: a TOTP code (each time step accepted once, so an
+ * overheard code cannot be replayed) or an unused recovery code. Wrong codes are counted per account and
+ * refused altogether past `maxFailures` in the rate-limit window.
+ */
+export async function verifySecondFactor(
+  deps: SecondFactorDependencies,
+  userId: string,
+  code: string | undefined,
+): Promise<SecondFactorOutcome> {
+  const credential = await deps.credentials.findByUserId(userId);
+  if (!credential?.otpEnabledAt || !credential.otpSecret) return { outcome: 'not-required' };
+  const bucket = `otp:${userId}`;
+  const throttled = await deps.limiter.check(bucket, deps.maxFailures);
+  if (throttled.blocked) return { outcome: 'throttled', retryAfterSeconds: throttled.retryAfterSeconds };
+  const typed = code?.trim();
+  if (!typed) return { outcome: 'missing' };
+  if (await isAcceptedCode(deps, userId, credential.otpSecret, typed)) {
+    await deps.limiter.reset(bucket);
+    return { outcome: 'valid' };
+  }
+  const after = await deps.limiter.hit(bucket, deps.maxFailures);
+  return after.blocked
+    ? { outcome: 'throttled', retryAfterSeconds: after.retryAfterSeconds }
+    : { outcome: 'invalid' };
+}
+
+async function isAcceptedCode(
+  deps: SecondFactorDependencies,
+  userId: string,
+  encryptedSecret: string,
+  code: string,
+): Promise<boolean> {
+  const step = matchTotpStep(code, deps.cipher.decrypt(encryptedSecret));
+  if (step !== undefined) {
+    const fresh = await deps.redis.set(`otp-used:${userId}:${step}`, '1', 'EX', 120, 'NX');
+    return fresh === 'OK';
+  }
+  if (!looksLikeRecoveryCode(code)) return false;
+  return deps.recoveryCodes.consume(userId, hashRecoveryCode(code));
+}
