@@ -11,3 +11,5 @@ export type { NewUser, User } from './repositories/user.repository';
 /** Entities of the resource schema, for services that open a data source over it. */
 import { UserEntity as UserEntityForList } from './entities/user.entity';
 export const resourceEntities = [UserEntityForList];
+export { CurrencyRateRepository } from './repositories/currency-rate.repository';
+export type { RateImportResult } from './repositories/currency-rate.repository';

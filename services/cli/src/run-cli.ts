@@ -3,13 +3,15 @@ import { AppError } from '@pfs/errors';
 import { CliIo, CliUsageError, loadCliConfig } from './cli-context';
 import { CLIENT_CREATE_USAGE, clientCreateCommand } from './commands/client-create.command';
 import { migrateCommand } from './commands/migrate.command';
+import { RATES_IMPORT_USAGE, ratesImportCommand } from './commands/rates-import.command';
 import { USER_CREATE_USAGE, userCreateCommand } from './commands/user-create.command';
 
 const USAGE = `usage: npm run --silent pfs -- <command>
 commands:
   migrate
   ${USER_CREATE_USAGE}
-  ${CLIENT_CREATE_USAGE}`;
+  ${CLIENT_CREATE_USAGE}
+  ${RATES_IMPORT_USAGE}`;
 
 /** Runs one operator command; prints JSON on stdout, a readable message on stderr, and returns the exit code. */
 export async function runCli(argv: string[], io: CliIo, env: Env = process.env): Promise<number> {
@@ -26,6 +28,9 @@ export async function runCli(argv: string[], io: CliIo, env: Env = process.env):
         break;
       case 'client:create':
         result = await clientCreateCommand(config, args);
+        break;
+      case 'rates:import':
+        result = await ratesImportCommand(config, args);
         break;
       default:
         throw new CliUsageError(command ? `unknown command "${command}"\n${USAGE}` : USAGE);

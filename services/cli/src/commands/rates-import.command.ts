@@ -1,0 +1,25 @@
+import { parseEcbRates, SHIPPED_RATES_FILE } from '@pfs/money';
+import { CurrencyRateRepository } from '@pfs/resource-store';
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { CliConfig, CliUsageError } from '../cli-context';
+import { withDataSource } from './with-data-source';
+
+export const RATES_IMPORT_USAGE =
+  'rates:import [--file eurofxref-hist.csv]  (default: the ECB history shipped with PFS)';
+
+/** `rates:import`: loads EUR reference rates from a file in the ECB CSV format; prints {file, days, rates}. */
+export async function ratesImportCommand(config: CliConfig, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({ args, options: { file: { type: 'string' } }, strict: true });
+  const file = values.file ?? SHIPPED_RATES_FILE;
+  await access(file).catch(() => {
+    throw new CliUsageError(`cannot read ${file}: ${RATES_IMPORT_USAGE}`);
+  });
+  return withDataSource(config, async (dataSource) => {
+    const result = await new CurrencyRateRepository(dataSource).importRates(
+      parseEcbRates(createReadStream(file)),
+    );
+    return { file, ...result };
+  });
+}
