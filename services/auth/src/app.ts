@@ -8,8 +8,12 @@ import {
 import express, { Express } from 'express';
 import helmet from 'helmet';
 import { AuthDependencies, secondFactorDependencies } from './dependencies';
+import { accountRoutes } from './routes/account.routes';
 import { authorizeRoutes } from './routes/authorize.routes';
+import { developerRoutes } from './routes/developer.routes';
 import { loginRoutes } from './routes/login.routes';
+import { metadataRoutes } from './routes/metadata.routes';
+import { revokeRoutes } from './routes/revoke.routes';
 import { tokenRoutes } from './routes/token.routes';
 
 /** Builds the auth app from its dependencies; no I/O happens here. */
@@ -28,16 +32,19 @@ export function buildAuthApp(deps: AuthDependencies): Express {
       redis: () => deps.redis.ping(),
     }),
   );
+  app.use(metadataRoutes(deps.config.AUTH_URL));
   app.use(
     loginRoutes({
-      users: deps.users,
-      credentials: deps.credentials,
-      passwords: deps.passwords,
-      sessions: deps.sessions,
+      ...deps,
       secureCookies,
       sessionTtlSeconds: deps.config.SESSION_TTL_SECONDS,
+      maxFailuresPerAccount: deps.config.AUTH_SIGNIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerIp: deps.config.AUTH_SIGNIN_MAX_FAILURES_PER_IP,
     }),
   );
+  app.use(accountRoutes({ ...deps, secureCookies }));
+  app.use(developerRoutes({ ...deps, secureCookies }));
+  app.use(revokeRoutes(deps));
   app.use(
     authorizeRoutes({
       ...deps,

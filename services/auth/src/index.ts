@@ -1,6 +1,8 @@
 /** What other packages (the operator CLI, tests) use of the auth service. */
 export { buildAuthApp } from './app';
-export { loadAuthConfig } from './config';
+export { loadAuthConfig, loadOtpKey } from './config';
+export { OtpSecretCipher } from './security/otp-secret.cipher';
+export { restoreIntrospectionRecords } from './use-cases/restore-introspection.use-case';
 export type { AuthConfig } from './config';
 export { allMigrationSets, createAuthDependencies } from './dependencies';
 export type { AuthDependencies } from './dependencies';

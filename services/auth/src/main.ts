@@ -3,6 +3,7 @@ import { createLogger } from '@pfs/logger';
 import { buildAuthApp } from './app';
 import { loadAuthConfig } from './config';
 import { AuthDependencies, createAuthDependencies } from './dependencies';
+import { restoreIntrospectionRecords } from './use-cases/restore-introspection.use-case';
 
 /** config → dependencies → app → listen; SIGTERM drains and closes in reverse. */
 async function main() {
@@ -19,6 +20,8 @@ async function main() {
   await runService('auth', logger, {
     async start() {
       deps = await createAuthDependencies(config, logger);
+      const restored = await restoreIntrospectionRecords(deps);
+      logger.info({ restored }, 'introspection records restored from Postgres');
       server = await startHttpServer(buildAuthApp(deps), { port: config.AUTH_PORT, host: config.AUTH_HOST });
       logger.info({ url: server.url }, 'auth listening');
     },

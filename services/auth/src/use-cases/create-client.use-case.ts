@@ -34,6 +34,8 @@ export interface CreatedClient {
 export async function createClient(
   deps: { clients: ClientRepository },
   input: NewClientInput,
+  /** The developer who registered it on the developer page; none for the operator's CLI. */
+  ownerUserId?: string,
 ): Promise<CreatedClient> {
   const parsed = NewClientInputSchema.safeParse(input);
   if (!parsed.success) {
@@ -52,6 +54,7 @@ export async function createClient(
     redirectUri: data.redirectUri,
     scope,
     grants: ['authorization_code', 'refresh_token', ...(data.implicit ? ['implicit'] : [])],
+    ownerUserId: ownerUserId ?? null,
   });
   return { client_id: clientId, client_secret: clientSecret, redirect_uri: data.redirectUri, scope };
 }

@@ -13,10 +13,18 @@ const STYLES = `
   button.secondary { background: #fff; color: #2a5bd7; }
   .error { color: #a61b1b; background: #fdecec; padding: .6rem; border-radius: 4px; }
   ul.scopes { padding-left: 1.2rem; }
+  main.wide { max-width: 48rem; }
+  table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
+  th, td { text-align: left; padding: .4rem; border-bottom: 1px solid #e1e4ea; vertical-align: top; }
+  td form button, .inline button { margin-top: 0; }
+  .notice { background: #eaf6ec; padding: .8rem; border-radius: 4px; word-break: break-all; }
+  code.secret { font-size: 1.05rem; }
+  nav { display: flex; gap: 1rem; align-items: baseline; }
+  section { margin-top: 2rem; }
 `;
 
 /** The shell of every page: small, no scripts, readable without CSS. */
-export function renderPage(title: string, body: RawHtml): string {
+export function renderPage(title: string, body: RawHtml, options: { wide?: boolean } = {}): string {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -28,7 +36,7 @@ export function renderPage(title: string, body: RawHtml): string {
         </style>
       </head>
       <body>
-        <main>${body}</main>
+        <main class="${options.wide ? 'wide' : ''}">${body}</main>
       </body>
     </html>`.value;
 }

@@ -27,7 +27,10 @@ export function signInPage(options: {
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <button type="submit">Sign in</button>
-      </form>`,
+      </form>
+      <p>
+        New here? <a href="/signup?return_to=${encodeURIComponent(options.returnTo)}">Create an account</a>
+      </p>`,
   );
 }
 
@@ -61,5 +64,61 @@ export function errorPage(title: string, message: string): string {
     title,
     html`<h1>${title}</h1>
       <p class="error" role="alert">${message}</p>`,
+  );
+}
+
+export function signUpPage(options: {
+  csrfToken: string;
+  returnTo: string;
+  email?: string;
+  firstName?: string;
+  errors?: string[];
+}): string {
+  return renderPage(
+    'Create an account',
+    html`<h1>Create your PFS account</h1>
+      ${
+        options.errors?.length
+          ? html`<div class="error" role="alert">
+              <ul>
+                ${options.errors.map((error) => html`<li>${error}</li>`)}
+              </ul>
+            </div>`
+          : ''
+      }
+      <form method="post" action="/signup">
+        <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
+        <input type="hidden" name="return_to" value="${options.returnTo}" />
+        <label for="email">Email</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value="${options.email ?? ''}"
+        />
+        <label for="first_name">First name (optional)</label>
+        <input
+          id="first_name"
+          name="first_name"
+          type="text"
+          autocomplete="given-name"
+          value="${options.firstName ?? ''}"
+        />
+        <label for="password">Password (at least 8 characters)</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          minlength="8"
+          required
+        />
+        <button type="submit">Create account</button>
+      </form>
+      <p>
+        Already registered? <a href="/login?return_to=${encodeURIComponent(options.returnTo)}">Sign in</a>
+      </p>`,
   );
 }

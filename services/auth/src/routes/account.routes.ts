@@ -1,0 +1,142 @@
+import { AppError } from '@pfs/errors';
+import type { User, UserRepository } from '@pfs/resource-store';
+import express, { Request, Response, Router } from 'express';
+import type { RawHtml } from '../web/html';
+import type { GrantRepository } from '../repositories/grant.repository';
+import {
+  beginTwoFactorSetup,
+  disableTwoFactor,
+  enableTwoFactor,
+  findPendingSetup,
+  getTwoFactorStatus,
+  TwoFactorDependencies,
+} from '../use-cases/manage-two-factor.use-case';
+import {
+  createPersonalToken,
+  listPersonalTokens,
+  PersonalTokenDependencies,
+  revokePersonalToken,
+} from '../use-cases/personal-tokens.use-case';
+import { GrantRevocationDependencies, revokeClientAccess } from '../use-cases/revoke-grants.use-case';
+import { accountPage, newTokenNotice, recoveryCodesNotice, twoFactorSetupPage } from '../web/account.pages';
+import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
+import { errorPage } from '../web/pages';
+import { findSignedInUser } from '../web/require-session';
+import type { SessionStore } from '../web/session.store';
+
+export interface AccountRoutesDependencies
+  extends TwoFactorDependencies, PersonalTokenDependencies, GrantRevocationDependencies {
+  users: UserRepository;
+  sessions: SessionStore;
+  grants: GrantRepository;
+  secureCookies: boolean;
+}
+
+/** The message of a client error, for showing on the page; anything else goes to the error middleware. */
+function userMessage(error: unknown): string {
+  if (!(error instanceof AppError) || !error.isExposed) throw error;
+  const fields = error.fields?.map((field) => `${field.field.replace('_', ' ')} ${field.error}`);
+  return fields?.length ? `${fields.join('; ')}.` : error.message;
+}
+
+/** Account settings: two-factor, personal tokens and connected applications, all behind sign-in and CSRF. */
+export function accountRoutes(deps: AccountRoutesDependencies): Router {
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+
+  async function render(
+    req: Request,
+    res: Response,
+    user: User,
+    extra: { notice?: RawHtml; error?: string } = {},
+  ) {
+    const [twoFactor, tokens, apps] = await Promise.all([
+      getTwoFactorStatus(deps, user.id),
+      listPersonalTokens(deps, user.id),
+      deps.grants.listConnectedApps(user.id),
+    ]);
+    const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(extra.error ? 400 : 200).type('html');
+    res.send(accountPage({ csrfToken, email: user.email, twoFactor, tokens, apps, ...extra }));
+  }
+
+  /** Every POST: CSRF first, then the signed-in user, then the action. */
+  function action(path: string, run: (req: Request, res: Response, user: User) => Promise<void>) {
+    router.post(path, form, async (req, res) => {
+      if (!isValidCsrfToken(req)) {
+        res.status(403).type('html').send(errorPage('Request expired', 'Reload the page and try again.'));
+        return;
+      }
+      const user = await findSignedInUser(deps, req, res);
+      if (user) await run(req, res, user);
+    });
+  }
+
+  router.get('/account', async (req, res) => {
+    const user = await findSignedInUser(deps, req, res);
+    if (user) await render(req, res, user);
+  });
+
+  action('/account/two-factor/setup', async (req, res, user) => {
+    const setup = await beginTwoFactorSetup(deps, { userId: user.id, accountName: user.email }).catch(
+      (error) => {
+        return { error: userMessage(error) };
+      },
+    );
+    if ('error' in setup) return render(req, res, user, { error: setup.error });
+    const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('html').send(twoFactorSetupPage({ csrfToken, email: user.email, setup }));
+  });
+
+  action('/account/two-factor/enable', async (req, res, user) => {
+    try {
+      const codes = await enableTwoFactor(deps, { userId: user.id, code: req.body.code });
+      await render(req, res, user, { notice: recoveryCodesNotice(codes) });
+    } catch (error) {
+      const message = userMessage(error);
+      const setup = await findPendingSetup(deps, { userId: user.id, accountName: user.email });
+      if (!setup) return render(req, res, user, { error: message });
+      const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
+      res
+        .status(400)
+        .type('html')
+        .send(twoFactorSetupPage({ csrfToken, email: user.email, setup, error: message }));
+    }
+  });
+
+  action('/account/two-factor/disable', async (req, res, user) => {
+    try {
+      await disableTwoFactor(deps, { userId: user.id, password: req.body.password });
+      await render(req, res, user, { notice: undefined });
+    } catch (error) {
+      await render(req, res, user, { error: userMessage(error) });
+    }
+  });
+
+  action('/account/tokens', async (req, res, user) => {
+    try {
+      const created = await createPersonalToken(deps, { userId: user.id, name: req.body.name });
+      await render(req, res, user, { notice: newTokenNotice(created.name, created.token) });
+    } catch (error) {
+      await render(req, res, user, { error: userMessage(error) });
+    }
+  });
+
+  action('/account/tokens/:id/revoke', async (req, res, user) => {
+    try {
+      await revokePersonalToken(deps, { userId: user.id, tokenId: String(req.params.id) });
+      res.redirect(303, '/account');
+    } catch (error) {
+      await render(req, res, user, { error: userMessage(error) });
+    }
+  });
+
+  action('/account/apps/:clientId/revoke', async (_req, res, user) => {
+    await revokeClientAccess(deps, { userId: user.id, clientId: String(_req.params.clientId) });
+    res.redirect(303, '/account');
+  });
+
+  return router;
+}

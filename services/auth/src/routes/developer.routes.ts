@@ -1,0 +1,79 @@
+import { AppError } from '@pfs/errors';
+import type { User, UserRepository } from '@pfs/resource-store';
+import express, { Request, Response, Router } from 'express';
+import type { ClientRepository } from '../repositories/client.repository';
+import { createClient, CreatedClient } from '../use-cases/create-client.use-case';
+import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
+import { developerPage } from '../web/developer.pages';
+import { errorPage } from '../web/pages';
+import { findSignedInUser } from '../web/require-session';
+import type { SessionStore } from '../web/session.store';
+
+export interface DeveloperRoutesDependencies {
+  users: UserRepository;
+  sessions: SessionStore;
+  clients: ClientRepository;
+  secureCookies: boolean;
+}
+
+/** Checkboxes arrive as one value or several. */
+function joinScope(value: unknown): string {
+  if (Array.isArray(value)) return value.filter((item) => typeof item === 'string').join(' ');
+  return typeof value === 'string' ? value : '';
+}
+
+export function developerRoutes(deps: DeveloperRoutesDependencies): Router {
+  const router = Router();
+
+  async function render(
+    req: Request,
+    res: Response,
+    user: User,
+    extra: {
+      created?: CreatedClient;
+      error?: string;
+      form?: { name?: string; redirectUri?: string; scope?: string };
+    },
+  ) {
+    const apps = await deps.clients.listByOwner(user.id);
+    const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(extra.error ? 400 : extra.created ? 201 : 200).type('html');
+    res.send(developerPage({ csrfToken, email: user.email, apps, ...extra }));
+  }
+
+  router.get('/developer', async (req, res) => {
+    const user = await findSignedInUser(deps, req, res);
+    if (user) await render(req, res, user, {});
+  });
+
+  router.post('/developer/apps', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
+    if (!isValidCsrfToken(req)) {
+      res.status(403).type('html').send(errorPage('Request expired', 'Reload the page and try again.'));
+      return;
+    }
+    const user = await findSignedInUser(deps, req, res);
+    if (!user) return;
+    const form = {
+      name: typeof req.body.name === 'string' ? req.body.name : '',
+      redirectUri: typeof req.body.redirect_uri === 'string' ? req.body.redirect_uri : '',
+      scope: joinScope(req.body.scope),
+    };
+    try {
+      const created = await createClient(
+        { clients: deps.clients },
+        { ...form, implicit: req.body.implicit === 'yes' },
+        user.id,
+      );
+      await render(req, res, user, { created });
+    } catch (error) {
+      if (!(error instanceof AppError) || !error.isExposed) throw error;
+      const problems = (error.fields ?? []).map(
+        (field) => `${field.field.replace('redirectUri', 'redirect URI')} ${field.error}`,
+      );
+      await render(req, res, user, { error: `${problems.join('; ')}.`, form });
+    }
+  });
+
+  return router;
+}

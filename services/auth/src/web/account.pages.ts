@@ -1,0 +1,185 @@
+import type { ConnectedApp } from '../repositories/grant.repository';
+import type { TwoFactorSetup, TwoFactorStatus } from '../use-cases/manage-two-factor.use-case';
+import type { PersonalTokenSummary } from '../use-cases/personal-tokens.use-case';
+import { html, RawHtml } from './html';
+import { renderPage } from './layout';
+
+const when = (date: Date | null) =>
+  date ? date.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : 'never';
+
+/** A one-button form posting to `action` with the CSRF token. */
+function postButton(action: string, csrfToken: string, label: string, accessibleName: string) {
+  return html`<form method="post" action="${action}" class="inline">
+    <input type="hidden" name="csrf_token" value="${csrfToken}" />
+    <button type="submit" class="secondary" aria-label="${accessibleName}">${label}</button>
+  </form>`;
+}
+
+export function accountNav(csrfToken: string, email: string) {
+  return html`<nav aria-label="Account">
+    <span>Signed in as <strong>${email}</strong></span>
+    <a href="/account">Account</a>
+    <a href="/developer">Developer</a>
+    ${postButton('/logout', csrfToken, 'Sign out', 'Sign out')}
+  </nav>`;
+}
+
+function twoFactorSection(csrfToken: string, status: TwoFactorStatus) {
+  if (!status.enabled) {
+    return html`<p>Two-factor authentication is <strong>off</strong>.</p>
+      ${postButton('/account/two-factor/setup', csrfToken, 'Set up two-factor', 'Set up two-factor')}`;
+  }
+  return html`<p>
+      Two-factor authentication is <strong>on</strong>. Recovery codes left: ${status.recoveryCodesLeft}.
+    </p>
+    <form method="post" action="/account/two-factor/disable">
+      <input type="hidden" name="csrf_token" value="${csrfToken}" />
+      <label for="disable_password">Password (to turn two-factor off)</label>
+      <input id="disable_password" name="password" type="password" autocomplete="current-password" required />
+      <button type="submit" class="secondary">Turn off two-factor</button>
+    </form>`;
+}
+
+function tokensSection(csrfToken: string, tokens: PersonalTokenSummary[]) {
+  const rows = tokens.map(
+    (token) =>
+      html`<tr>
+        <td>${token.name}</td>
+        <td>${when(token.createdAt)}</td>
+        <td>${when(token.lastUsedAt)}</td>
+        <td>
+          ${postButton(`/account/tokens/${token.id}/revoke`, csrfToken, 'Revoke', `Revoke token ${token.name}`)}
+        </td>
+      </tr>`,
+  );
+  return html`${
+      tokens.length
+        ? html`<table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col"></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>`
+        : html`<p>No personal tokens.</p>`
+    }
+    <form method="post" action="/account/tokens">
+      <input type="hidden" name="csrf_token" value="${csrfToken}" />
+      <label for="token_name">New token name</label>
+      <input id="token_name" name="name" type="text" maxlength="100" required />
+      <button type="submit">Create token</button>
+    </form>`;
+}
+
+function appsSection(csrfToken: string, apps: ConnectedApp[]) {
+  if (!apps.length) return html`<p>No applications have access to your account.</p>`;
+  const rows = apps.map(
+    (app) =>
+      html`<tr>
+        <td>${app.clientName}</td>
+        <td><code>${app.scope}</code></td>
+        <td>${when(app.firstGrantedAt)}</td>
+        <td>
+          ${postButton(`/account/apps/${encodeURIComponent(app.clientId)}/revoke`, csrfToken, 'Revoke access', `Revoke access of ${app.clientName}`)}
+        </td>
+      </tr>`,
+  );
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Application</th>
+        <th scope="col">Access</th>
+        <th scope="col">Since</th>
+        <th scope="col"></th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+}
+
+export function accountPage(options: {
+  csrfToken: string;
+  email: string;
+  twoFactor: TwoFactorStatus;
+  tokens: PersonalTokenSummary[];
+  apps: ConnectedApp[];
+  notice?: RawHtml;
+  error?: string;
+}): string {
+  return renderPage(
+    'Account settings',
+    html`${accountNav(options.csrfToken, options.email)}
+      <h1>Account settings</h1>
+      ${options.notice ? html`<div class="notice" role="status">${options.notice}</div>` : ''}
+      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+      <section aria-labelledby="two-factor-heading">
+        <h2 id="two-factor-heading">Two-factor authentication</h2>
+        ${twoFactorSection(options.csrfToken, options.twoFactor)}
+      </section>
+      <section aria-labelledby="tokens-heading">
+        <h2 id="tokens-heading">Personal tokens</h2>
+        <p>Use a personal token as the HTTP Basic user name (empty password) or as a Bearer token.</p>
+        ${tokensSection(options.csrfToken, options.tokens)}
+      </section>
+      <section aria-labelledby="apps-heading">
+        <h2 id="apps-heading">Connected applications</h2>
+        ${appsSection(options.csrfToken, options.apps)}
+      </section>`,
+    { wide: true },
+  );
+}
+
+export function twoFactorSetupPage(options: {
+  csrfToken: string;
+  email: string;
+  setup: Pick<TwoFactorSetup, 'qrCode' | 'secret'>;
+  error?: string;
+}): string {
+  return renderPage(
+    'Set up two-factor',
+    html`${accountNav(options.csrfToken, options.email)}
+      <h1>Set up two-factor authentication</h1>
+      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+      <p>Scan this QR code with your authenticator app, or type the secret in by hand.</p>
+      <img src="${options.setup.qrCode}" alt="QR code of your two-factor secret" width="200" height="200" />
+      <p>Secret: <code class="secret" id="otp-secret">${options.setup.secret}</code></p>
+      <form method="post" action="/account/two-factor/enable">
+        <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
+        <label for="code">Code from the app</label>
+        <input
+          id="code"
+          name="code"
+          type="text"
+          inputmode="numeric"
+          autocomplete="one-time-code"
+          pattern="[0-9]{6}"
+          required
+        />
+        <button type="submit">Turn on two-factor</button>
+      </form>`,
+    { wide: true },
+  );
+}
+
+export function recoveryCodesNotice(codes: string[]): RawHtml {
+  return html`<p>
+      Two-factor is on. Keep these recovery codes somewhere safe; each works once if you lose your device, and
+      they are shown only now:
+    </p>
+    <ul id="recovery-codes">
+      ${codes.map((code) => html`<li><code>${code}</code></li>`)}
+    </ul>`;
+}
+
+export function newTokenNotice(name: string, token: string): RawHtml {
+  return html`<p>Personal token <strong>${name}</strong> created. Copy it now; it is shown only once:</p>
+    <p><code class="secret" id="new-token">${token}</code></p>`;
+}

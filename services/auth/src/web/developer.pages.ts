@@ -1,0 +1,112 @@
+import { ALL_SCOPES, parseScope, SCOPE_DESCRIPTIONS } from '@pfs/contracts';
+import type { OAuthClientRecord } from '../repositories/client.repository';
+import type { CreatedClient } from '../use-cases/create-client.use-case';
+import { accountNav } from './account.pages';
+import { html } from './html';
+import { renderPage } from './layout';
+
+function appsTable(apps: OAuthClientRecord[]) {
+  if (!apps.length) return html`<p>You have not registered any application.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Name</th>
+        <th scope="col">client_id</th>
+        <th scope="col">Redirect URI</th>
+        <th scope="col">Scope</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${apps.map(
+        (app) =>
+          html`<tr>
+            <td>${app.name}${app.grants.includes('implicit') ? ' (implicit allowed)' : ''}</td>
+            <td><code>${app.id}</code></td>
+            <td>${app.redirectUri}</td>
+            <td><code>${app.scope}</code></td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function scopeChoices(selected: string[]) {
+  return html`<fieldset>
+    <legend>Default scope</legend>
+    ${ALL_SCOPES.map(
+      (scope) =>
+        html`<div>
+          <input
+            type="checkbox"
+            id="scope-${scope}"
+            name="scope"
+            value="${scope}"
+            ${selected.includes(scope) ? 'checked' : ''}
+          />
+          <label for="scope-${scope}" style="display:inline;font-weight:normal"
+            >${scope}: ${SCOPE_DESCRIPTIONS[scope]}</label
+          >
+        </div>`,
+    )}
+  </fieldset>`;
+}
+
+/** The developer page: register an application (its secret shown once) and list the ones you registered. */
+export function developerPage(options: {
+  csrfToken: string;
+  email: string;
+  apps: OAuthClientRecord[];
+  created?: CreatedClient;
+  error?: string;
+  form?: { name?: string; redirectUri?: string; scope?: string };
+}): string {
+  const created = options.created;
+  return renderPage(
+    'Developer',
+    html`${accountNav(options.csrfToken, options.email)}
+      <h1>Your applications</h1>
+      ${
+        created
+          ? html`<div class="notice" role="status">
+              <p>Application registered. Copy the secret now; it is shown only once.</p>
+              <p>client_id: <code id="client-id">${created.client_id}</code></p>
+              <p>client_secret: <code class="secret" id="client-secret">${created.client_secret}</code></p>
+            </div>`
+          : ''
+      }
+      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+      ${appsTable(options.apps)}
+      <section aria-labelledby="register-heading">
+        <h2 id="register-heading">Register an application</h2>
+        <form method="post" action="/developer/apps">
+          <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
+          <label for="app_name">Name</label>
+          <input
+            id="app_name"
+            name="name"
+            type="text"
+            maxlength="100"
+            required
+            value="${options.form?.name ?? ''}"
+          />
+          <label for="redirect_uri">Redirect URI</label>
+          <input
+            id="redirect_uri"
+            name="redirect_uri"
+            type="text"
+            required
+            value="${options.form?.redirectUri ?? ''}"
+          />
+          ${scopeChoices(parseScope(options.form?.scope))}
+          <div>
+            <input type="checkbox" id="implicit" name="implicit" value="yes" />
+            <label for="implicit" style="display:inline;font-weight:normal"
+              >Public client (browser or mobile app): allow the implicit grant, require PKCE</label
+            >
+          </div>
+          <button type="submit">Register</button>
+        </form>
+      </section>`,
+    { wide: true },
+  );
+}
