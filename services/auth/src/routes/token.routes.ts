@@ -59,6 +59,11 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
         response.body = { error: error.error, error_description: error.description };
         for (const [name, value] of Object.entries(error.headers)) response.set(name, value);
       } else if (error instanceof OAuthError) {
+        // The library throws its request-shape errors (method, content type) before writing the response.
+        if (!(response.body as { error?: string } | undefined)?.error) {
+          response.status = error.code;
+          response.body = { error: error.name, error_description: error.message };
+        }
         adaptError(response);
         const body = response.body as { error?: string };
         if (clientId && (body.error === 'invalid_grant' || body.error === 'invalid_client')) {

@@ -21,16 +21,17 @@ export async function createTestUser(
   deps: AuthDependencies,
   email: string,
   password = 'correct horse battery',
+  options: { enableOtp?: boolean } = {},
 ): Promise<CreatedUser> {
   return createUser(
-    { dataSource: deps.dataSource, passwords: deps.passwords },
-    { email, password, firstName: 'Ada' },
+    { dataSource: deps.dataSource, passwords: deps.passwords, otpCipher: deps.otpCipher },
+    { email, password, firstName: 'Ada', enableOtp: options.enableOtp },
   );
 }
 
 export async function createTestClient(
   deps: AuthDependencies,
-  options: { scope?: string; redirectUri?: string; name?: string } = {},
+  options: { scope?: string; redirectUri?: string; name?: string; implicit?: boolean } = {},
 ): Promise<CreatedClient> {
   return createClient(
     { clients: deps.clients },
@@ -38,6 +39,7 @@ export async function createTestClient(
       name: options.name ?? 'Budget Buddy',
       redirectUri: options.redirectUri ?? 'https://client.example.test/callback',
       scope: options.scope ?? 'user:r entries:rw',
+      implicit: options.implicit ?? false,
     },
   );
 }

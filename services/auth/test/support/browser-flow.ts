@@ -1,5 +1,38 @@
+import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { Express } from 'express';
+
+/** A PKCE verifier and its S256 challenge (RFC 7636 §4.1–4.2). */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** An agent signed in on the auth pages (cookies kept), and the CSRF token of its pages. */
+export async function signedInAgent(app: Express, email: string, password: string) {
+  const agent = request.agent(app);
+  const signIn = await agent.get('/login').expect(200);
+  await agent
+    .post('/login')
+    .type('form')
+    .send({ email, password, csrf_token: inputValue(signIn.text, 'csrf_token') })
+    .expect(303);
+  return { agent, csrfToken: inputValue(signIn.text, 'csrf_token')! };
+}
+
+/** The full code flow: consent in the "browser", then the code exchange; returns the token document. */
+export async function obtainTokens(
+  app: Express,
+  client: { client_id: string; client_secret: string },
+  user: { email: string; password: string },
+): Promise<{ access_token: string; refresh_token: string }> {
+  const { location } = await approveInBrowser(app, {
+    authorizeQuery: { response_type: 'code', client_id: client.client_id },
+    ...user,
+  });
+  const answer = await exchangeCode(app, client, { code: location.searchParams.get('code')! }).expect(200);
+  return answer.body;
+}
 
 /** Reads a hidden or text input's value out of a page. */
 export function inputValue(html: string, name: string): string | undefined {
