@@ -1,0 +1,190 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-table';
+import { toAmountText, toOptionalAmount } from './ledger-values';
+
+export const ACCOUNT_TYPES = [
+  'custom',
+  'depository',
+  'credit_card',
+  'loan',
+  'mortgage',
+  'brokerage',
+  'investment',
+  'savings',
+  'other',
+] as const;
+export const ACCOUNT_STATUSES = ['active', 'inactive', 'archived'] as const;
+
+export interface AccountGoal {
+  amount: string;
+  start: string;
+  end: string;
+}
+
+/** An account as plain data. Its balance is `initialBalance + entriesTotal` (see the migration). */
+export interface Account extends SyncedRecord {
+  parentId: string | null;
+  name: string;
+  type: string;
+  currency: string;
+  initialBalance: string;
+  entriesTotal: string;
+  limit: string | null;
+  status: string;
+  order: number;
+  goal: AccountGoal | null;
+}
+
+/**
+ * The writable state of an account in API shape (stored per revision for three-way merges). Amounts are
+ * exact decimal strings.
+ */
+export interface AccountSnapshot extends Snapshot {
+  name: string;
+  type: string;
+  currency: { code: string };
+  initial_balance: string;
+  limit?: string;
+  status: string;
+  order: number;
+  parent?: string;
+  goal?: AccountGoal;
+  extra?: Record<string, unknown>;
+}
+
+export const accountsTable = new ResourceTable<Account>({
+  table: 'accounts',
+  kind: 'accounts',
+  columns: [
+    'parent_id',
+    'name',
+    'type',
+    'currency',
+    'initial_balance',
+    'entries_total',
+    'credit_limit',
+    'status',
+    'sort_order',
+    'goal',
+  ],
+  toRecord: (row: RawRow): Account => ({
+    ...ResourceTable.commonFields(row),
+    parentId: row.parent_id === null ? null : String(row.parent_id),
+    name: String(row.name),
+    type: String(row.type),
+    currency: String(row.currency),
+    initialBalance: toAmountText(row.initial_balance),
+    entriesTotal: toAmountText(row.entries_total),
+    limit: toOptionalAmount(row.credit_limit),
+    status: String(row.status),
+    order: Number(row.sort_order),
+    goal: (row.goal as AccountGoal | null) ?? null,
+  }),
+  toSnapshot: (account: Account): AccountSnapshot => ({
+    name: account.name,
+    type: account.type,
+    currency: { code: account.currency },
+    initial_balance: account.initialBalance,
+    ...(account.limit !== null ? { limit: account.limit } : {}),
+    status: account.status,
+    order: account.order,
+    ...(account.parentId ? { parent: account.parentId } : {}),
+    ...(account.goal ? { goal: account.goal } : {}),
+    ...(account.extra ? { extra: account.extra } : {}),
+  }),
+  toColumns: (snapshot: Snapshot) => {
+    const account = snapshot as AccountSnapshot;
+    return {
+      name: account.name,
+      type: account.type,
+      currency: account.currency.code,
+      initial_balance: account.initial_balance,
+      credit_limit: account.limit ?? null,
+      status: account.status,
+      sort_order: account.order,
+      parent_id: account.parent ?? null,
+      goal: account.goal ? JSON.stringify(account.goal) : null,
+      extra: account.extra ? JSON.stringify(account.extra) : null,
+    };
+  },
+});
+
+/** Account-specific SQL beyond the shared table helpers. Returns plain data. */
+export class AccountRepository {
+  readonly table = accountsTable;
+
+  constructor(private readonly source: DataSource) {}
+
+  async countLive(manager: EntityManager | DataSource, userId: string): Promise<number> {
+    const [row] = await manager.query(
+      `SELECT count(*)::int AS count FROM accounts WHERE user_id = $1 AND NOT deleted`,
+      [userId],
+    );
+    return row.count;
+  }
+
+  /** The user's live accounts among `ids`, locked for the rest of the transaction. */
+  async lockAccounts(manager: EntityManager, userId: string, ids: string[]): Promise<Account[]> {
+    const records = await this.table.findByIds(manager, userId, ids);
+    if (records.length) {
+      await manager.query(`SELECT 1 FROM accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`, [
+        records.map((account) => account.id),
+      ]);
+    }
+    return records;
+  }
+
+  /**
+   * Adds `delta` (exact text) to an account's entries total in the caller's transaction. The account joins
+   * the change (its balance changed) without a new `modified`: only its writable fields define revisions.
+   */
+  async addToEntriesTotal(
+    manager: EntityManager,
+    accountId: string,
+    delta: string,
+    changeSeq: string,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE accounts SET entries_total = entries_total + $2::numeric, change_seq = $3 WHERE id = $1`,
+      [accountId, delta, changeSeq],
+    );
+  }
+
+  /** Recomputes an account's entries total from its live entries (after a merge moved many at once). */
+  async recomputeEntriesTotal(manager: EntityManager, accountId: string, changeSeq: string): Promise<void> {
+    await manager.query(
+      `UPDATE accounts SET change_seq = $2, entries_total = coalesce(
+         (SELECT sum(account_amount) FROM entries WHERE account_id = $1 AND NOT deleted), 0)
+       WHERE id = $1`,
+      [accountId, changeSeq],
+    );
+  }
+
+  /** The next free position at the end of the user's order. */
+  async nextOrder(manager: EntityManager, userId: string): Promise<number> {
+    const [row] = await manager.query(
+      `SELECT coalesce(max(sort_order) + 1, 0)::int AS next FROM accounts WHERE user_id = $1 AND NOT deleted`,
+      [userId],
+    );
+    return row.next;
+  }
+
+  /** Live accounts of the user in display order (order, then id). */
+  async listInOrder(manager: EntityManager | DataSource, userId: string): Promise<Account[]> {
+    const rows: Array<{ id: string }> = await manager.query(
+      `SELECT id::text AS id FROM accounts WHERE user_id = $1 AND NOT deleted ORDER BY sort_order, id`,
+      [userId],
+    );
+    const records = await this.table.findByIds(
+      manager,
+      userId,
+      rows.map((row) => row.id),
+    );
+    const byId = new Map(records.map((record) => [record.id, record]));
+    return rows.map((row) => byId.get(row.id)!).filter(Boolean);
+  }
+
+  get dataSource(): DataSource {
+    return this.source;
+  }
+}

@@ -1,0 +1,205 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-table';
+import { toAmountText, toDateString, toOptionalAmount } from './ledger-values';
+
+export interface EntryLocation {
+  id?: string;
+  venue_id?: string;
+  latitude: number;
+  longitude: number;
+}
+
+export interface EntryReminder {
+  period: 'day' | 'week' | 'month' | 'year';
+  number: number;
+  at: string;
+}
+
+/** An entry as plain data: `amount` in `currency`; `accountAmount` is it in the account's currency. */
+export interface Entry extends SyncedRecord {
+  accountId: string;
+  categoryId: string | null;
+  amount: string;
+  currency: string;
+  /** Units of the account's currency per unit of the entry's currency, as used on the entry's date. */
+  rate: string;
+  mainRate: string | null;
+  fixed: boolean;
+  accountAmount: string;
+  date: string;
+  description: string | null;
+  tagIds: string[];
+  location: EntryLocation | null;
+  reminders: EntryReminder[] | null;
+  completed: boolean;
+  /** The companion entry of a transfer. */
+  transactionId: string | null;
+}
+
+/**
+ * The writable state of an entry in API shape, stored per revision. `account_amount` and `main_rate` are
+ * derived by the use case before each write and kept here only so the write carries them.
+ */
+export interface EntrySnapshot extends Snapshot {
+  amount: string;
+  currency: { code: string; rate: string; fixed: boolean };
+  date: string;
+  desc?: string;
+  account: string;
+  category?: string;
+  tags?: string[];
+  location?: EntryLocation;
+  reminders?: EntryReminder[];
+  completed: boolean;
+  transaction?: { id: string };
+  extra?: Record<string, unknown>;
+  account_amount: string;
+  main_rate?: string;
+}
+
+export const entriesTable = new ResourceTable<Entry>({
+  table: 'entries',
+  kind: 'entries',
+  columns: [
+    'account_id',
+    'category_id',
+    'amount',
+    'currency',
+    'rate',
+    'main_rate',
+    'fixed',
+    'account_amount',
+    'date',
+    'description',
+    'tag_ids',
+    'location',
+    'reminders',
+    'completed',
+    'transaction_id',
+  ],
+  toRecord: (row: RawRow): Entry => ({
+    ...ResourceTable.commonFields(row),
+    accountId: String(row.account_id),
+    categoryId: row.category_id === null ? null : String(row.category_id),
+    amount: toAmountText(row.amount),
+    currency: String(row.currency),
+    rate: toAmountText(row.rate),
+    mainRate: toOptionalAmount(row.main_rate),
+    fixed: Boolean(row.fixed),
+    accountAmount: toAmountText(row.account_amount),
+    date: toDateString(row.date),
+    description: (row.description as string | null) ?? null,
+    tagIds: ((row.tag_ids as unknown[]) ?? []).map(String),
+    location: (row.location as EntryLocation | null) ?? null,
+    reminders: (row.reminders as EntryReminder[] | null) ?? null,
+    completed: Boolean(row.completed),
+    transactionId: row.transaction_id === null ? null : String(row.transaction_id),
+  }),
+  toSnapshot: (entry: Entry): EntrySnapshot => ({
+    amount: entry.amount,
+    currency: { code: entry.currency, rate: entry.rate, fixed: entry.fixed },
+    date: entry.date,
+    ...(entry.description ? { desc: entry.description } : {}),
+    account: entry.accountId,
+    ...(entry.categoryId ? { category: entry.categoryId } : {}),
+    ...(entry.tagIds.length ? { tags: entry.tagIds } : {}),
+    ...(entry.location ? { location: entry.location } : {}),
+    ...(entry.reminders?.length ? { reminders: entry.reminders } : {}),
+    completed: entry.completed,
+    ...(entry.transactionId ? { transaction: { id: entry.transactionId } } : {}),
+    ...(entry.extra ? { extra: entry.extra } : {}),
+    account_amount: entry.accountAmount,
+    ...(entry.mainRate ? { main_rate: entry.mainRate } : {}),
+  }),
+  toColumns: (snapshot: Snapshot) => {
+    const entry = snapshot as EntrySnapshot;
+    return {
+      account_id: entry.account,
+      category_id: entry.category ?? null,
+      amount: entry.amount,
+      currency: entry.currency.code,
+      rate: entry.currency.rate,
+      main_rate: entry.main_rate ?? null,
+      fixed: entry.currency.fixed,
+      account_amount: entry.account_amount,
+      date: entry.date,
+      description: entry.desc ?? null,
+      tag_ids: entry.tags ?? [],
+      location: entry.location ? JSON.stringify(entry.location) : null,
+      reminders: entry.reminders?.length ? JSON.stringify(entry.reminders) : null,
+      completed: entry.completed,
+      transaction_id: entry.transaction?.id ?? null,
+      extra: entry.extra ? JSON.stringify(entry.extra) : null,
+    };
+  },
+});
+
+/** Entry SQL beyond the shared table helpers. Returns plain data. */
+export class EntryRepository {
+  readonly table = entriesTable;
+
+  constructor(private readonly source: DataSource) {}
+
+  get dataSource(): DataSource {
+    return this.source;
+  }
+
+  /** Points two entries at each other as a transfer pair (no new revision: the link is derived). */
+  async linkPair(manager: EntityManager, firstId: string, secondId: string): Promise<void> {
+    await manager.query(
+      `UPDATE entries SET transaction_id = CASE id WHEN $1 THEN $2::bigint ELSE $1::bigint END
+       WHERE id IN ($1, $2)`,
+      [firstId, secondId],
+    );
+  }
+
+  /** Ids of the user's live categories among `ids`. */
+  async findLiveCategoryIds(
+    manager: EntityManager | DataSource,
+    userId: string,
+    ids: string[],
+  ): Promise<string[]> {
+    return this.findLiveIds(manager, 'categories', userId, ids);
+  }
+
+  async findLiveTagIds(
+    manager: EntityManager | DataSource,
+    userId: string,
+    ids: string[],
+  ): Promise<string[]> {
+    return this.findLiveIds(manager, 'tags', userId, ids);
+  }
+
+  private async findLiveIds(
+    manager: EntityManager | DataSource,
+    table: 'categories' | 'tags',
+    userId: string,
+    ids: string[],
+  ): Promise<string[]> {
+    const valid = ids.filter((id) => /^[1-9]\d{0,17}$/.test(id));
+    if (!valid.length) return [];
+    const rows: Array<{ id: string }> = await manager.query(
+      `SELECT id::text AS id FROM ${table} WHERE user_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted`,
+      [userId, valid],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Live entries of one account (for deleting or merging it), locked. */
+  async lockEntriesOfAccounts(
+    manager: EntityManager,
+    userId: string,
+    accountIds: string[],
+  ): Promise<Entry[]> {
+    const rows: Array<{ id: string }> = await manager.query(
+      `SELECT id::text AS id FROM entries WHERE user_id = $1 AND account_id = ANY($2::bigint[]) AND NOT deleted
+       ORDER BY id FOR UPDATE`,
+      [userId, accountIds],
+    );
+    return this.table.findByIds(
+      manager,
+      userId,
+      rows.map((row) => row.id),
+    );
+  }
+}

@@ -1,0 +1,104 @@
+import { AppError, inputError, notFound } from '@pfs/errors';
+import { resolveWrite } from '@pfs/resource-api';
+import { type Account, accountsTable, type Snapshot, withUserChange } from '@pfs/resource-store';
+import type { EntityManager } from 'typeorm';
+import { EntryWriter } from '../entries/entry-writer';
+import type { LedgerDeps } from '../entries/ledger.deps';
+import { readAccountSnapshot } from './account-draft';
+
+async function assertParent(
+  deps: LedgerDeps,
+  manager: EntityManager,
+  userId: string,
+  parent: unknown,
+  self?: string,
+) {
+  if (parent === undefined) return;
+  const found = await deps.accounts.table.findById(manager, userId, String(parent));
+  if (!found || parent === self)
+    throw inputError([{ field: 'parent', error: 'must be another of your accounts' }]);
+}
+
+export async function createAccount(deps: LedgerDeps, userId: string, body: unknown): Promise<Account> {
+  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const snapshot = readAccountSnapshot(body, { order: await deps.accounts.nextOrder(manager, userId) });
+    await assertParent(deps, manager, userId, snapshot.parent);
+    return deps.accounts.table.insert(manager, userId, changeSeq, snapshot);
+  });
+}
+
+export interface UpdateAccountOptions {
+  id: string;
+  clientModified: Date;
+  intended: (edited: Snapshot) => Snapshot;
+  presentCurrent: (account: Account) => unknown;
+}
+
+/**
+ * Updates an account under the write rule. Its currency is fixed once it has entries: every entry's
+ * stored rate is to that currency, so changing it would silently change what the balance means.
+ */
+export async function updateAccount(
+  deps: LedgerDeps,
+  userId: string,
+  options: UpdateAccountOptions,
+): Promise<Account> {
+  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const current = await accountsTable.findById(manager, userId, options.id, { forUpdate: true });
+    if (!current) throw notFound('Account', options.id);
+    const merged = await resolveWrite({
+      current: accountsTable.options.toSnapshot(current),
+      currentModified: current.modifiedAt,
+      clientModified: options.clientModified,
+      intended: options.intended,
+      loadRevision: (at) => accountsTable.findRevision(manager, userId, current.id, at),
+      presentCurrent: () => options.presentCurrent(current),
+    });
+    const snapshot = readAccountSnapshot(merged, { order: current.order });
+    await assertParent(deps, manager, userId, snapshot.parent, current.id);
+    if (snapshot.currency.code !== current.currency && (await hasEntries(manager, current.id))) {
+      throw inputError([{ field: 'currency.code', error: 'cannot change while the account has entries' }]);
+    }
+    return (await accountsTable.update(manager, userId, current.id, changeSeq, snapshot))!;
+  });
+}
+
+async function hasEntries(manager: EntityManager, accountId: string): Promise<boolean> {
+  const rows = await manager.query(`SELECT 1 FROM entries WHERE account_id = $1 AND NOT deleted LIMIT 1`, [
+    accountId,
+  ]);
+  return rows.length > 0;
+}
+
+/**
+ * Deletes an account together with its entries (soft delete). A transfer's companion in another account
+ * stays there as a plain entry: that account really received or sent the money. The last account cannot go.
+ */
+export async function deleteAccount(
+  deps: LedgerDeps,
+  userId: string,
+  id: string,
+): Promise<{ deletedEntries: number }> {
+  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const [account] = await deps.accounts.lockAccounts(manager, userId, [id]);
+    if (!account) throw notFound('Account', id);
+    if ((await deps.accounts.countLive(manager, userId)) <= 1) {
+      throw new AppError('UNPROCESSABLE', {
+        description: 'The last account cannot be deleted: every entry needs an account.',
+      });
+    }
+    const entries = await deps.entries.lockEntriesOfAccounts(manager, userId, [id]);
+    const writer = new EntryWriter(deps, manager, userId, changeSeq, 'EUR');
+    await writer.remove(entries);
+    await manager.query(
+      `UPDATE entries SET transaction_id = NULL, change_seq = $2 WHERE transaction_id = ANY($1::bigint[]) AND NOT deleted`,
+      [entries.map((entry) => entry.id), changeSeq],
+    );
+    await manager.query(`UPDATE accounts SET parent_id = NULL, change_seq = $2 WHERE parent_id = $1`, [
+      id,
+      changeSeq,
+    ]);
+    await accountsTable.softDelete(manager, userId, [id], changeSeq);
+    return { deletedEntries: entries.length };
+  });
+}

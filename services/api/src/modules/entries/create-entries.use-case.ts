@@ -1,0 +1,35 @@
+import { inputError } from '@pfs/errors';
+import { withUserChange, type Entry } from '@pfs/resource-store';
+import type { EntryDraft } from './entry-draft';
+import { EntryWriter } from './entry-writer';
+import type { LedgerDeps } from './ledger.deps';
+
+/** The most entries one batch may create. */
+export const MAX_BATCH = 500;
+
+/**
+ * Creates one or many entries in one transaction: every account, category and tag is checked first, and
+ * any failure creates nothing. Transfers create their companion entries in the same transaction.
+ */
+export async function createEntries(
+  deps: LedgerDeps,
+  userId: string,
+  drafts: EntryDraft[],
+  batch = false,
+): Promise<Entry[]> {
+  if (drafts.length > MAX_BATCH)
+    throw inputError([{ field: '(body)', error: `must hold at most ${MAX_BATCH} entries` }]);
+  const user = await deps.users.findById(userId);
+  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const writer = new EntryWriter(deps, manager, userId, changeSeq, user?.currency ?? 'EUR');
+    const items = drafts.map((draft, index) => ({ draft, prefix: batch ? `${index}.` : '' }));
+    await writer.loadAccounts(
+      drafts.flatMap((draft) => [draft.account, ...(draft.transaction ? [draft.transaction.account] : [])]),
+    );
+    const errors = await writer.checkReferences(items);
+    if (errors.length) throw inputError(errors);
+    const created: Entry[] = [];
+    for (const { draft, prefix } of items) created.push(await writer.insert(draft, prefix));
+    return created;
+  });
+}

@@ -1,0 +1,100 @@
+import { inputError, notFound } from '@pfs/errors';
+import { resolveWrite } from '@pfs/resource-api';
+import { type Entry, entriesTable, type Snapshot, withUserChange } from '@pfs/resource-store';
+import { type EntryDraft, readEntryDraft } from './entry-draft';
+import { EntryWriter } from './entry-writer';
+import type { LedgerDeps } from './ledger.deps';
+
+/** What the write asks of the transfer: leave it, remove it, or (re)point it at an account. */
+export type TransferIntent = 'keep' | 'remove' | NonNullable<EntryDraft['transaction']>;
+
+export interface UpdateEntryOptions {
+  id: string;
+  clientModified: Date;
+  /** The client's intended writable state, from the state it edited (PUT: the body; PATCH: patched). */
+  intended: (edited: Snapshot) => Snapshot;
+  transfer: TransferIntent;
+  presentCurrent: (entry: Entry) => unknown;
+}
+
+/** Fields the server derives: never part of a merge, recomputed on every write. */
+const DERIVED = ['account_amount', 'main_rate', 'transaction'];
+const mergeable = (snapshot: Snapshot): Snapshot =>
+  Object.fromEntries(Object.entries(snapshot).filter(([key]) => !DERIVED.includes(key)));
+
+/**
+ * Updates an entry under the conventions' write rule (current modified, three-way merge or 409), then
+ * keeps its balances and its transfer companion in step, all in one transaction.
+ */
+export async function updateEntry(
+  deps: LedgerDeps,
+  userId: string,
+  options: UpdateEntryOptions,
+): Promise<Entry> {
+  const user = await deps.users.findById(userId);
+  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const current = await entriesTable.findById(manager, userId, options.id, { forUpdate: true });
+    if (!current) throw notFound('Entry', options.id);
+    const currentState = mergeable(entriesTable.options.toSnapshot(current));
+    const merged = await resolveWrite({
+      current: currentState,
+      currentModified: current.modifiedAt,
+      clientModified: options.clientModified,
+      intended: (edited) => mergeable(options.intended(edited)),
+      loadRevision: async (at) => {
+        const revision = await entriesTable.findRevision(manager, userId, current.id, at);
+        return revision && mergeable(revision);
+      },
+      presentCurrent: () => options.presentCurrent(current),
+    });
+    const draft = readEntryDraft(dropStaleRate(merged, currentState));
+    const writer = new EntryWriter(deps, manager, userId, changeSeq, user?.currency ?? 'EUR');
+    const companion = current.transactionId
+      ? await entriesTable.findById(manager, userId, current.transactionId, { forUpdate: true })
+      : undefined;
+    const transfer = resolveTransfer(options.transfer, companion);
+    draft.transaction = transfer;
+    await writer.loadAccounts([draft.account, ...(transfer ? [transfer.account] : [])]);
+    const errors = await writer.checkReferences([{ draft, prefix: '' }]);
+    if (errors.length) throw inputError(errors);
+    return writeInStep(writer, deps, manager, { current, companion, draft });
+  });
+}
+
+/** A rate is for one currency pair: when the currency or account changed and the client kept the old rate, re-derive it. */
+function dropStaleRate(merged: Snapshot, current: Snapshot): Snapshot {
+  const currency = merged.currency as { code: string; rate?: string } | undefined;
+  const previous = current.currency as { code: string; rate: string };
+  const pairChanged = merged.account !== current.account || currency?.code !== previous.code;
+  if (!currency || !pairChanged || currency.rate !== previous.rate) return merged;
+  return { ...merged, currency: { ...currency, rate: undefined } };
+}
+
+function resolveTransfer(intent: TransferIntent, companion: Entry | undefined): EntryDraft['transaction'] {
+  if (intent === 'remove') return undefined;
+  if (intent === 'keep') return companion ? { account: companion.accountId } : undefined;
+  return intent;
+}
+
+async function writeInStep(
+  writer: EntryWriter,
+  deps: LedgerDeps,
+  manager: Parameters<typeof deps.entries.linkPair>[0],
+  state: { current: Entry; companion?: Entry; draft: EntryDraft },
+): Promise<Entry> {
+  const { current, companion, draft } = state;
+  if (companion && !draft.transaction) {
+    await writer.remove([companion]);
+    return writer.replace(current, writer.toSnapshot(draft, ''));
+  }
+  if (!draft.transaction) return writer.replace(current, writer.toSnapshot(draft, ''));
+  if (companion) {
+    const companionSnapshot = writer.toSnapshot(writer.companionDraft(draft), 'transaction.', current.id);
+    await writer.replace(companion, companionSnapshot);
+    return writer.replace(current, writer.toSnapshot(draft, '', companion.id));
+  }
+  const updated = await writer.replace(current, writer.toSnapshot(draft, ''));
+  const created = await writer.insert({ ...writer.companionDraft(draft) }, 'transaction.');
+  await deps.entries.linkPair(manager, updated.id, created.id);
+  return { ...updated, transactionId: created.id };
+}
