@@ -6,6 +6,7 @@
 export const ErrorCodes = {
   INPUT_INVALID: { id: 'error.input', status: 400 },
   MODIFIED_INVALID: { id: 'error.modified.invalid', status: 400 },
+  SYNC_TOKEN_INVALID: { id: 'error.sync.since_invalid', status: 400 },
   UNAUTHENTICATED: { id: 'error.auth.unauthenticated', status: 401 },
   FORBIDDEN: { id: 'error.auth.forbidden', status: 403 },
   INSUFFICIENT_SCOPE: { id: 'error.auth.scope', status: 403 },

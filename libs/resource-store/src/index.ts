@@ -13,3 +13,25 @@ import { UserEntity as UserEntityForList } from './entities/user.entity';
 export const resourceEntities = [UserEntityForList];
 export { CurrencyRateRepository } from './repositories/currency-rate.repository';
 export type { RateImportResult } from './repositories/currency-rate.repository';
+export { claimChangeSeq, readWatermark, withUserChange } from './sync/change-sequence';
+export { ResourceTable } from './sync/resource-table';
+export type {
+  PageRequest,
+  PageResult,
+  RawRow,
+  ResourceTableOptions,
+  Snapshot,
+  SyncedRecord,
+} from './sync/resource-table';
+export { SqlParams } from './sync/sql-params';
+export type { SqlFilter, SqlParam } from './sync/sql-params';
+export { CategoryRepository, CATEGORY_COUNT_KEYS, categoriesTable } from './repositories/category.repository';
+export type { Category, CategoryFilters, CategoryType } from './repositories/category.repository';
+export { TagRepository, TAG_COUNT_KEYS } from './repositories/tag.repository';
+export type { TagFilters } from './repositories/tag.repository';
+export { tagsTable } from './repositories/tags-table';
+export type { Tag, TagType } from './repositories/tags-table';
+export { categoryUsageCounters, countUsage, tagUsageCounters } from './repositories/usage-counts';
+export type { UsageCount, UsageCounter } from './repositories/usage-counts';
+export { categoryReferenceHooks, tagReferenceHooks, tagToCategoryHooks } from './repositories/reference-hooks';
+export type { ReferenceHook } from './repositories/reference-hooks';

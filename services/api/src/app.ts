@@ -5,29 +5,48 @@ import {
   requestLoggerMiddleware,
   routeNotFoundMiddleware,
 } from '@pfs/http';
+import { httpsMiddleware, jsonBodyTypes, negotiateMediaType, requireJsonBody } from '@pfs/resource-api';
 import express, { Express } from 'express';
 import helmet from 'helmet';
+import { isHttpsRequired } from './config';
 import type { ApiDependencies } from './dependencies';
 import { authenticate } from './middleware/authenticate.middleware';
-import { meRoutes } from './modules/me/me.routes';
+import { apiModules } from './modules';
+import { schemaRoutes } from './modules/schema/schema.routes';
+import { personalTokenUseRecorder } from './middleware/personal-token-use';
+
+/** Express `trust proxy` from TRUST_PROXY: a hop count, true/false, or addresses/CIDRs/names. */
+function trustProxyValue(raw: string): boolean | number | string {
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  return raw;
+}
 
 /** Builds the resource API from its dependencies; no I/O happens here. */
 export function buildApiApp(deps: ApiDependencies): Express {
+  for (const module of apiModules) module.schemas?.forEach((schema) => deps.resourceApi.schemas.register(schema));
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', trustProxyValue(deps.config.TRUST_PROXY));
   app.use(requestIdMiddleware);
   app.use(requestLoggerMiddleware(deps.logger));
-  app.use(helmet());
+  // HSTS is sent by httpsMiddleware, only on secure responses (browsers ignore it on plain HTTP anyway).
+  app.use(helmet({ strictTransportSecurity: false }));
+  app.use(httpsMiddleware({ required: isHttpsRequired(deps.config), exemptPaths: ['/health'] }));
   app.use(
     healthRoutes({
       postgres: () => deps.dataSource.query('SELECT 1'),
       redis: () => deps.redis.ping(),
     }),
   );
-  app.use(authenticate(deps.redis));
-  app.use(meRoutes({ users: deps.users }));
+  // Schemas, OpenAPI and the docs page are public: documentation needs no token.
+  app.use(schemaRoutes(deps));
+  app.use(negotiateMediaType);
+  app.use(authenticate(deps.gate, personalTokenUseRecorder(deps)));
+  app.use(requireJsonBody);
+  app.use(express.json({ type: jsonBodyTypes, limit: '256kb' }));
+  for (const module of apiModules) app.use(module.routes(deps));
   app.use(routeNotFoundMiddleware);
   app.use(errorMiddleware(deps.logger));
   return app;

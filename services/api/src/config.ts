@@ -3,6 +3,7 @@ import {
   databaseShape,
   defineConfig,
   envInt,
+  envOptionalString,
   envPort,
   envString,
   publicUrlShape,
@@ -10,6 +11,15 @@ import {
   runtimeShape,
   storageShape,
 } from '@pfs/config';
+import { z } from 'zod';
+
+/** Signs Service-Modified values and cursors; refused in production (see assertProductionSecret in main). */
+export const SYNC_TOKEN_SECRET_DEV_DEFAULT = 'development-only-sync-token-secret';
+
+const optionalBool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { errorMap: () => ({ message: 'must be true or false' }) })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes')
+  .optional();
 
 export const apiConfigShape = {
   ...runtimeShape,
@@ -23,10 +33,33 @@ export const apiConfigShape = {
   /** Requests allowed per user and application in each window. */
   RATE_LIMIT_LIMIT: envInt(1000, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: envInt(60, 1, 86_400),
+  /** Secret signing Service-Modified values and pagination cursors (at least 16 characters). */
+  SYNC_TOKEN_SECRET: z.string().min(16, 'must be at least 16 characters').default(SYNC_TOKEN_SECRET_DEV_DEFAULT),
+  /** Refuse plain HTTP; default true when NODE_ENV=production, false otherwise. */
+  REQUIRE_HTTPS: optionalBool,
+  /** Serve TLS directly when both are set (PEM files); otherwise a proxy terminates TLS. */
+  TLS_CERT_FILE: envOptionalString(),
+  TLS_KEY_FILE: envOptionalString(),
+  /** Express `trust proxy`: which hops may set X-Forwarded-Proto/For (loopback, a CIDR list, or a hop count). */
+  TRUST_PROXY: envString('loopback'),
 };
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;
 
 export function loadApiConfig(env: Env = process.env) {
   return defineConfig(apiConfigShape, env);
+}
+
+/** REQUIRE_HTTPS as set, else on in production. */
+export function isHttpsRequired(config: ApiConfig): boolean {
+  return config.REQUIRE_HTTPS ?? config.NODE_ENV === 'production';
+}
+
+/** TLS files when both are set; one without the other is a start-up error. */
+export function tlsOptionsOf(config: ApiConfig): { certFile: string; keyFile: string } | undefined {
+  if (!config.TLS_CERT_FILE && !config.TLS_KEY_FILE) return undefined;
+  if (!config.TLS_CERT_FILE || !config.TLS_KEY_FILE) {
+    throw new Error('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  return { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE };
 }

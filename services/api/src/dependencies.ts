@@ -1,4 +1,6 @@
+import { assertProductionSecret } from '@pfs/config';
 import type { Logger } from '@pfs/logger';
+import { RequestGate, ResourceApi } from '@pfs/resource-api';
 import { closeRedis, connectRedis, createRedisClient, Redis } from '@pfs/redis';
 import {
   createDataSource,
@@ -9,7 +11,8 @@ import {
   UserRepository,
 } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
-import type { ApiConfig } from './config';
+import { ApiConfig, SYNC_TOKEN_SECRET_DEV_DEFAULT } from './config';
+import { RateBook } from './modules/currencies/rate-book';
 
 export interface ApiDependencies {
   config: ApiConfig;
@@ -17,11 +20,24 @@ export interface ApiDependencies {
   dataSource: DataSource;
   redis: Redis;
   users: UserRepository;
+  /** The conventions layer: schemas, sync tokens, responses (docs/conventions.md). */
+  resourceApi: ResourceApi;
+  /** Authentication and rate limiting in one Redis round trip. */
+  gate: RequestGate;
+  /** EUR reference rates in memory (imported from the shipped ECB history on first start). */
+  rates: RateBook;
   close(): Promise<void>;
 }
 
 /** Connects to Postgres and Redis (failing fast with the reason), migrates the resource schema, wires repositories. */
 export async function createApiDependencies(config: ApiConfig, logger: Logger): Promise<ApiDependencies> {
+  assertProductionSecret({
+    name: 'SYNC_TOKEN_SECRET',
+    value: config.SYNC_TOKEN_SECRET,
+    developmentDefault: SYNC_TOKEN_SECRET_DEV_DEFAULT,
+    nodeEnv: config.NODE_ENV,
+    warn: (message) => logger.warn(message),
+  });
   await ensureDatabase(config.DATABASE_URL);
   const applied = await runMigrations(config.DATABASE_URL, [resourceMigrations]);
   if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -31,6 +47,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     applicationName: 'pfs-api',
   });
   await dataSource.initialize();
+  const rates = await new RateBook(dataSource, logger).load();
   const redis = createRedisClient({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
   try {
     await connectRedis(redis);
@@ -45,6 +62,13 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     dataSource,
     redis,
     users: new UserRepository(dataSource),
+    rates,
+    resourceApi: new ResourceApi({ baseUrl: config.BASE_URL, syncSecret: config.SYNC_TOKEN_SECRET }),
+    gate: new RequestGate(redis, {
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      limit: config.RATE_LIMIT_LIMIT,
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    }),
     async close() {
       await closeRedis(redis);
       if (dataSource.isInitialized) await dataSource.destroy();

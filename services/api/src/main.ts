@@ -1,7 +1,7 @@
 import { runService, startHttpServer, RunningHttpServer } from '@pfs/http';
 import { createLogger } from '@pfs/logger';
 import { buildApiApp } from './app';
-import { loadApiConfig } from './config';
+import { loadApiConfig, tlsOptionsOf } from './config';
 import { ApiDependencies, createApiDependencies } from './dependencies';
 
 async function main() {
@@ -18,7 +18,11 @@ async function main() {
   await runService('api', logger, {
     async start() {
       deps = await createApiDependencies(config, logger);
-      server = await startHttpServer(buildApiApp(deps), { port: config.API_PORT, host: config.API_HOST });
+      server = await startHttpServer(buildApiApp(deps), {
+        port: config.API_PORT,
+        host: config.API_HOST,
+        tls: tlsOptionsOf(config),
+      });
       logger.info({ url: server.url }, 'api listening');
     },
     async stop() {

@@ -1,5 +1,7 @@
 import type { MigrationSet } from '../run-migrations';
 import { CreateUsers1763800000000 } from './1763800000000-create-users';
+import { CreateSyncInfrastructure1763800200000 } from './1763800200000-create-sync-infrastructure';
+import { CreateCategoriesAndTags1763800200100 } from './1763800200100-create-categories-and-tags';
 import { CreateCurrencyRates1763800300000 } from './1763800300000-create-currency-rates';
 
 /** The resource schema, in order. Append new migrations; never edit one that has shipped. */
@@ -8,6 +10,8 @@ export const resourceMigrations: MigrationSet = {
   tableName: 'resource_migrations',
   migrations: [
     CreateUsers1763800000000,
+    CreateSyncInfrastructure1763800200000,
+    CreateCategoriesAndTags1763800200100,
     CreateCurrencyRates1763800300000,
   ],
 };

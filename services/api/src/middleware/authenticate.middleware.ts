@@ -1,36 +1,16 @@
-import {
-  AccessTokenRecord,
-  accessTokenKey,
-  hashToken,
-  parseAccessTokenRecord,
-  parseScope,
-} from '@pfs/contracts';
 import { AppError } from '@pfs/errors';
-import type { Redis } from '@pfs/redis';
+import type { RequestGate } from '@pfs/resource-api';
+import { parseScope } from '@pfs/contracts';
 import type { NextFunction, Request, Response } from 'express';
-
-/** Who the request acts for, as the token's introspection record says. */
-export interface AuthContext {
-  userId: string;
-  clientId?: string;
-  scopes: string[];
-  kind: AccessTokenRecord['kind'];
-}
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Request {
-      auth?: AuthContext;
-    }
-  }
-}
 
 const CHALLENGE = 'Bearer realm="pfs"';
 
 function unauthenticated(description: string, error?: string): AppError {
   const challenge = error ? `${CHALLENGE}, error="${error}"` : CHALLENGE;
-  return new AppError('UNAUTHENTICATED', { description, headers: { 'WWW-Authenticate': challenge } });
+  return new AppError('UNAUTHENTICATED', {
+    description,
+    headers: { 'WWW-Authenticate': `${challenge}, Basic realm="pfs"` },
+  });
 }
 
 /** Reads the token from `Authorization: Bearer …`, or HTTP Basic with the token as user name (personal tokens). */
@@ -38,33 +18,54 @@ export function extractToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const [scheme, value] = header.split(' ', 2);
   if (!value) return undefined;
-  if (scheme.toLowerCase() === 'bearer') return value.trim();
+  if (scheme.toLowerCase() === 'bearer') return value.trim() || undefined;
   if (scheme.toLowerCase() === 'basic') {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const separator = decoded.indexOf(':');
-    return separator === -1 ? decoded : decoded.slice(0, separator);
+    return (separator === -1 ? decoded : decoded.slice(0, separator)) || undefined;
   }
   return undefined;
 }
 
+/** The status endpoint reads the limit without counting (spec: it "is itself not rate limited"). */
+const isRateLimitStatus = (req: Request) => req.method === 'GET' && req.path === '/rate-limit';
+
 /**
- * Authenticates against the introspection record the auth service wrote to Redis: one GET by the
- * token's hash, never a call to the auth service. A revoked token's record is gone, so it fails at once.
+ * Authenticates against the introspection record the auth service wrote to Redis and applies the rate
+ * limit, in one Redis round trip (RequestGate), never a call to the auth service. Every response gets
+ * X-RateLimit-Limit/Remaining; a 304 gives its request back.
  */
-export function authenticate(redis: Redis) {
-  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+export function authenticate(gate: RequestGate, onPersonalTokenUse?: (tokenId: string) => void) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const token = extractToken(req.get('authorization'));
-    if (!token) throw unauthenticated('Authentication is required: send Authorization: Bearer <token>.');
-    const record = parseAccessTokenRecord(await redis.get(accessTokenKey(hashToken(token))));
-    if (!record || (record.exp !== undefined && record.exp * 1000 <= Date.now())) {
-      throw unauthenticated('The access token is invalid, expired or revoked.', 'invalid_token');
+    const counted = !isRateLimitStatus(req);
+    const result = await gate.check(token, req.ip ?? 'unknown', counted);
+    res.setHeader('X-RateLimit-Limit', String(result.limit));
+    res.setHeader('X-RateLimit-Remaining', String(result.remaining));
+    res.locals.rateLimit = result;
+    if (!result.allowed) {
+      throw new AppError('RATE_LIMITED', {
+        description: `Rate limit of ${result.limit} requests per ${gate.options.windowSeconds} s reached; retry after ${result.retryAfterSeconds} s.`,
+        headers: { 'Retry-After': String(result.retryAfterSeconds) },
+      });
     }
+    if (!token) throw unauthenticated('Authentication is required: send Authorization: Bearer <token>.');
+    const record = result.record;
+    if (!record) throw unauthenticated('The access token is invalid, expired or revoked.', 'invalid_token');
     req.auth = {
       userId: record.sub,
       clientId: record.client_id,
       scopes: parseScope(record.scope),
       kind: record.kind,
+      tokenId: record.token_id,
     };
+    if (record.kind === 'personal' && record.token_id) onPersonalTokenUse?.(record.token_id);
+    if (counted) {
+      res.locals.onNotModified = () => {
+        res.setHeader('X-RateLimit-Remaining', String(Math.min(result.limit, result.remaining + 1)));
+        gate.refund(result.bucketKey).catch(() => undefined);
+      };
+    }
     next();
   };
 }

@@ -1,15 +1,15 @@
 import { notFound } from '@pfs/errors';
-import type { UserRepository } from '@pfs/resource-store';
+import { requireScope, userIdOf } from '@pfs/resource-api';
 import { Router } from 'express';
-import { requireScope } from '../../middleware/require-scope.middleware';
+import type { ApiDependencies } from '../../dependencies';
 import { presentUser } from './me.presenter';
 
-export function meRoutes(deps: { users: UserRepository }): Router {
+export function meRoutes(deps: Pick<ApiDependencies, 'users' | 'resourceApi'>): Router {
   const router = Router();
   router.get('/me', requireScope('user:r'), async (req, res) => {
-    const user = await deps.users.findById(req.auth!.userId);
+    const user = await deps.users.findById(userIdOf(req));
     if (!user) throw notFound('User');
-    res.json(presentUser(user));
+    deps.resourceApi.respond.sendObject(req, res, 'me', presentUser(user), user.modifiedAt);
   });
   return router;
 }

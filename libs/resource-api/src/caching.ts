@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+
+/** A strong ETag derived from the exact bytes of the representation. */
+export function strongEtag(body: string): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** HTTP dates have whole seconds. */
+export function httpDate(date: Date): string {
+  return date.toUTCString();
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  // If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored.
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * True when the client's cached copy is current: If-None-Match against the ETag, or, only when no
+ * If-None-Match was sent, If-Modified-Since against Last-Modified (RFC 9110 13.2.2 precedence).
+ * Callers evaluate this only after authentication, scope and existence checks have passed.
+ */
+export function isNotModified(req: Request, etag: string, lastModified?: Date): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const ifNoneMatch = req.get('if-none-match');
+  if (ifNoneMatch !== undefined) return etagMatches(ifNoneMatch, etag);
+  const ifModifiedSince = req.get('if-modified-since');
+  if (!ifModifiedSince || !lastModified) return false;
+  const since = Date.parse(ifModifiedSince);
+  if (Number.isNaN(since)) return false;
+  return Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+}

@@ -1,0 +1,61 @@
+/**
+ * @pfs/resource-api: the behaviour every resource endpoint shares (docs/conventions.md).
+ * Routes use: requireScope/requireAreaScope, ResourceApi (parse lists, send objects and lists, created,
+ * deleted), SchemaRegistry (parse and validate writes), resolveWrite (modified checks, three-way merge, 409).
+ */
+export type { AuthContext } from './auth-context';
+export { userIdOf } from './auth-context';
+export { httpDate, isNotModified, strongEtag } from './caching';
+export { nextCursor, parseListParams } from './list-params';
+export type { ListParams, ParseListOptions } from './list-params';
+export {
+  contentTypeFor,
+  CURRENT_VERSION,
+  jsonBodyTypes,
+  negotiateFormat,
+  negotiateMediaType,
+  requireJsonBody,
+  SUPPORTED_VERSIONS,
+  VENDOR_MEDIA_TYPE,
+} from './media-type';
+export type { ResponseFormat } from './media-type';
+export { normalizeBody } from './normalize-body';
+export { buildOpenApi } from './openapi';
+export {
+  buildLinkHeader,
+  DEFAULT_PER_PAGE,
+  lastPageOf,
+  MAX_PER_PAGE,
+  MIN_PER_PAGE,
+  parseBooleanParam,
+  parseListParam,
+  parsePageParams,
+} from './pagination';
+export type { LinkOptions, PageParams } from './pagination';
+export {
+  assertExtraSize,
+  compact,
+  formatDate,
+  formatModified,
+  formatTimestamp,
+  isResourceId,
+  MAX_EXTRA_BYTES,
+  parseModified,
+} from './representation';
+export { httpsMiddleware } from './https.middleware';
+export type { HttpsOptions } from './https.middleware';
+export { RequestGate } from './request-gate';
+export type { GateOptions, GateResult } from './request-gate';
+export { hyperSchemaDocument, createSchemaOf, updateSchemaOf, writableProperties } from './resource-schema';
+export type { HyperLink, JsonSchema, ResourceSchema } from './resource-schema';
+export { Responder } from './respond';
+export type { ResponderOptions } from './respond';
+export { SchemaRegistry } from './schema-registry';
+export { hasScope, requireAreaScope, requireScope, requireScopes } from './scopes';
+export { SyncTokens } from './sync-token';
+export { applyMergePatch, readClientModified, resolveWrite, threeWayMerge } from './writes';
+export type { ResolveWriteOptions } from './writes';
+export { ResourceApi } from './resource-api';
+export type { ResourceApiOptions } from './resource-api';
+export { parseCreateBody, updateFromRequest } from './write-flow';
+export type { UpdateFlowOptions } from './write-flow';

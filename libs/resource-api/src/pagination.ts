@@ -1,0 +1,99 @@
+import { inputError } from '@pfs/errors';
+
+export const MIN_PER_PAGE = 10;
+export const MAX_PER_PAGE = 500;
+export const DEFAULT_PER_PAGE = 200;
+/** Beyond this a page number is surely a mistake; it also keeps OFFSET arithmetic far from overflow. */
+const MAX_PAGE = 10_000_000;
+
+export interface PageParams {
+  page: number;
+  perPage: number;
+}
+
+type Query = Record<string, unknown>;
+
+function readInteger(query: Query, name: string): number | undefined {
+  const raw = query[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string' || !/^-?\d{1,9}$/.test(raw)) {
+    throw inputError([{ field: name, error: 'must be an integer' }]);
+  }
+  return Number(raw);
+}
+
+/** `page` (≥0, default 0) and `per_page` (10–500, default 200 or the resource's own); out of range is a 400 naming the rule. */
+export function parsePageParams(query: Query, defaultPerPage = DEFAULT_PER_PAGE): PageParams {
+  const page = readInteger(query, 'page') ?? 0;
+  const perPage = readInteger(query, 'per_page') ?? defaultPerPage;
+  if (page < 0) throw inputError([{ field: 'page', error: 'must be at least 0' }]);
+  if (page > MAX_PAGE) throw inputError([{ field: 'page', error: `must be at most ${MAX_PAGE}` }]);
+  if (perPage < MIN_PER_PAGE) throw inputError([{ field: 'per_page', error: `must be at least ${MIN_PER_PAGE}` }]);
+  if (perPage > MAX_PER_PAGE) throw inputError([{ field: 'per_page', error: `must be at most ${MAX_PER_PAGE}` }]);
+  return { page, perPage };
+}
+
+/** A boolean query flag: true/false (also 1/0); anything else is a 400. */
+export function parseBooleanParam(query: Query, name: string): boolean | undefined {
+  const raw = query[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw inputError([{ field: name, error: 'must be true or false' }]);
+}
+
+/** A comma-separated list parameter (`ids=1,2,3`); each item checked by `isValid`. */
+export function parseListParam(
+  query: Query,
+  name: string,
+  isValid: (item: string) => boolean,
+  rule = 'must be a comma-separated list of ids',
+): string[] | undefined {
+  const raw = query[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string') throw inputError([{ field: name, error: rule }]);
+  const items = raw === '' ? [] : raw.split(',');
+  if (items.length > MAX_PER_PAGE || !items.every(isValid)) throw inputError([{ field: name, error: rule }]);
+  return items;
+}
+
+export interface LinkOptions {
+  /** The request's path (no query), e.g. `/categories`. */
+  path: string;
+  /** The raw query string of the request, without `?`. */
+  rawQuery: string;
+  page: number;
+  perPage: number;
+  total: number;
+  /** Opaque keyset cursor for the next page, when one exists. */
+  nextCursor?: string;
+}
+
+/** Params the Link builder writes itself; every other parameter of the request is kept as sent. */
+const OWN_PARAMS = new Set(['page', 'per_page', 'cursor']);
+
+function pageHref(options: LinkOptions, page: number, cursor?: string): string {
+  const kept = options.rawQuery
+    .split('&')
+    .filter((part) => part && !OWN_PARAMS.has(decodeURIComponent(part.split('=')[0].replace(/\+/g, ' '))));
+  const parts = [`page=${page}`, `per_page=${options.perPage}`, ...kept];
+  if (cursor) parts.push(`cursor=${encodeURIComponent(cursor)}`);
+  return `${options.path}?${parts.join('&')}`;
+}
+
+export function lastPageOf(total: number, perPage: number): number {
+  return Math.max(0, Math.ceil(total / perPage) - 1);
+}
+
+/**
+ * The RFC 8288 Link header in the exact form existing clients parse: relative targets, `page=` before
+ * `per_page=`, every other query parameter kept, entries `<…>; rel="next"` joined by `, `.
+ */
+export function buildLinkHeader(options: LinkOptions): string {
+  const last = lastPageOf(options.total, options.perPage);
+  const links = [`<${pageHref(options, 0)}>; rel="first"`];
+  if (options.page > 0) links.push(`<${pageHref(options, Math.min(options.page - 1, last))}>; rel="previous"`);
+  if (options.page < last) links.push(`<${pageHref(options, options.page + 1, options.nextCursor)}>; rel="next"`);
+  links.push(`<${pageHref(options, last)}>; rel="last"`);
+  return links.join(', ');
+}

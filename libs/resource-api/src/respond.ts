@@ -1,0 +1,97 @@
+import type { PageResult, SyncedRecord } from '@pfs/resource-store';
+import type { Request, Response } from 'express';
+import { userIdOf } from './auth-context';
+import { httpDate, isNotModified, strongEtag } from './caching';
+import { ListParams, nextCursor } from './list-params';
+import { contentTypeFor, ResponseFormat } from './media-type';
+import { buildLinkHeader } from './pagination';
+import type { SyncTokens } from './sync-token';
+
+export interface ResponderOptions {
+  /** BASE_URL: the schema profile is `{baseUrl}/schema/<schema>#`. */
+  baseUrl: string;
+  tokens: SyncTokens;
+}
+
+function queryString(req: Request): string {
+  const cut = req.originalUrl.indexOf('?');
+  return cut === -1 ? '' : req.originalUrl.slice(cut + 1);
+}
+
+function pathOf(req: Request): string {
+  return req.originalUrl.split('?')[0];
+}
+
+/**
+ * Writes resource responses the one way the conventions ask: vendor media type with profile, strong ETag
+ * and Last-Modified, 304 (with the list headers repeated) when the client's copy is current, Link,
+ * X-Total-Count and Service-Modified on lists. Call only after authentication, scope and existence checks.
+ */
+export class Responder {
+  constructor(private readonly options: ResponderOptions) {}
+
+  private send(req: Request, res: Response, schema: string, payload: unknown, lastModified?: Date): void {
+    const body = JSON.stringify(payload);
+    const etag = strongEtag(body);
+    res.setHeader('ETag', etag);
+    if (lastModified) res.setHeader('Last-Modified', httpDate(lastModified));
+    res.setHeader('Cache-Control', 'private, no-cache');
+    if (isNotModified(req, etag, lastModified)) {
+      // A 304 does not count against the rate limit: the authentication step left a refund here.
+      (res.locals.onNotModified as (() => void) | undefined)?.();
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('Content-Type', contentTypeFor(res.locals.format as ResponseFormat, this.options.baseUrl, schema));
+    res.send(body);
+  }
+
+  /** One object (already presented: compacted, ids as strings, formatted times). */
+  sendObject(req: Request, res: Response, schema: string, body: unknown, modifiedAt?: Date): void {
+    this.send(req, res, schema, body, modifiedAt);
+  }
+
+  /** A page of a list, with every list header. `present` turns a record into its representation. */
+  sendList<T extends SyncedRecord>(
+    req: Request,
+    res: Response,
+    options: { schema: string; params: ListParams; result: PageResult<T>; present: (record: T) => unknown },
+  ): void {
+    const { params, result } = options;
+    const userId = userIdOf(req);
+    const watermark = params.pinnedWatermark ?? result.watermark;
+    const last = result.items[result.items.length - 1];
+    const cursor =
+      last && result.items.length === params.perPage
+        ? nextCursor(this.options.tokens, userId, params, last, result.watermark)
+        : undefined;
+    res.setHeader(
+      'Link',
+      buildLinkHeader({
+        path: pathOf(req),
+        rawQuery: queryString(req),
+        page: params.page,
+        perPage: params.perPage,
+        total: result.total,
+        nextCursor: cursor,
+      }),
+    );
+    res.setHeader('X-Total-Count', String(result.total));
+    res.setHeader('Service-Modified', this.options.tokens.issueWatermark(userId, params.endpoint, watermark));
+    const newest = result.items.reduce<Date | undefined>(
+      (max, item) => (!max || item.modifiedAt > max ? item.modifiedAt : max),
+      undefined,
+    );
+    this.send(req, res, options.schema, result.items.map(options.present), result.lastChange ?? newest);
+  }
+
+  /** 201 with Location `{baseUrl}/<path>/<id>` and no body, as existing clients expect. */
+  sendCreated(res: Response, path: string, id: string): void {
+    res.setHeader('Location', `${this.options.baseUrl}${path}/${id}`);
+    res.status(201).end();
+  }
+
+  sendNoContent(res: Response): void {
+    res.status(204).end();
+  }
+}

@@ -1,0 +1,87 @@
+import { inputError } from '@pfs/errors';
+import Ajv2019, { ErrorObject, ValidateFunction } from 'ajv/dist/2019';
+import addFormats from 'ajv-formats';
+import { normalizeBody } from './normalize-body';
+import { createSchemaOf, JsonSchema, ResourceSchema, updateSchemaOf, writableProperties } from './resource-schema';
+
+function fieldOf(error: ErrorObject): string {
+  const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = (error.params as { missingProperty?: string }).missingProperty;
+  if (missing) return path ? `${path}.${missing}` : missing;
+  return path || '(body)';
+}
+
+function toInputError(errors: ErrorObject[] | null | undefined) {
+  const fields = (errors ?? []).map((error) => ({
+    field: fieldOf(error),
+    error: error.keyword === 'required' ? 'is required' : (error.message ?? 'is invalid'),
+  }));
+  return inputError(fields);
+}
+
+interface CompiledSchema {
+  schema: ResourceSchema;
+  create: ValidateFunction;
+  update: ValidateFunction;
+  createProperties: Record<string, JsonSchema>;
+  updateProperties: Record<string, JsonSchema>;
+}
+
+/**
+ * Every resource's schema, compiled once at boot (never per request). Write bodies are normalised
+ * (read-only fields dropped, placeholders of existing clients unset) and then validated by the same
+ * schema that `GET /schema/<name>` publishes.
+ */
+export class SchemaRegistry {
+  private readonly ajv = new Ajv2019({ allErrors: true, strict: false, coerceTypes: false });
+  private readonly compiled = new Map<string, CompiledSchema>();
+
+  constructor() {
+    addFormats(this.ajv);
+  }
+
+  register(schema: ResourceSchema): void {
+    if (this.compiled.has(schema.name)) throw new Error(`schema ${schema.name} registered twice`);
+    this.compiled.set(schema.name, {
+      schema,
+      create: this.ajv.compile(createSchemaOf(schema)),
+      update: this.ajv.compile(updateSchemaOf(schema)),
+      createProperties: writableProperties(schema, false),
+      updateProperties: writableProperties(schema, true),
+    });
+  }
+
+  list(): ResourceSchema[] {
+    return [...this.compiled.values()].map((entry) => entry.schema);
+  }
+
+  find(name: string): ResourceSchema | undefined {
+    return this.compiled.get(name)?.schema;
+  }
+
+  private get(name: string): CompiledSchema {
+    const entry = this.compiled.get(name);
+    if (!entry) throw new Error(`schema ${name} is not registered`);
+    return entry;
+  }
+
+  /** Normalises and validates a create body; returns only the writable fields. */
+  parseCreate(name: string, body: unknown): Record<string, unknown> {
+    const entry = this.get(name);
+    const normalized = normalizeBody(body, entry.createProperties);
+    if (!entry.create(normalized)) throw toInputError(entry.create.errors);
+    return normalized;
+  }
+
+  /** Normalises (without validating) a PUT body or the result of a PATCH, keeping `modified`. */
+  normalizeUpdate(name: string, body: unknown): Record<string, unknown> {
+    return normalizeBody(body, this.get(name).updateProperties);
+  }
+
+  /** Validates a full writable state (after PUT normalisation or PATCH application), `modified` excluded. */
+  assertValidState(name: string, state: Record<string, unknown>): void {
+    const entry = this.get(name);
+    const withModified = { ...state, modified: 'x' };
+    if (!entry.update(withModified)) throw toInputError(entry.update.errors);
+  }
+}

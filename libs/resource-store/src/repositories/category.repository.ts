@@ -1,0 +1,127 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { withUserChange } from '../sync/change-sequence';
+import { PageRequest, PageResult, RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-table';
+import type { SqlFilter } from '../sync/sql-params';
+import { categoryReferenceHooks } from './reference-hooks';
+import { tagsTable } from './tags-table';
+import { categoryUsageCounters, countUsage } from './usage-counts';
+
+export type CategoryType = 'expense' | 'income' | 'system';
+
+export interface Category extends SyncedRecord {
+  name: string;
+  type: CategoryType;
+}
+
+export interface CategoryFilters {
+  type?: string;
+  search?: string;
+  ids?: string[];
+}
+
+export const CATEGORY_COUNT_KEYS = [
+  'entries',
+  'income_entries',
+  'expense_entries',
+  'tags_used_with_category',
+  'income_tags_used_with_category',
+  'expense_tags_used_with_category',
+  'tags',
+  'income_tags',
+  'expense_tags',
+  'budgets',
+] as const;
+
+/** `%`, `_` and `\` are literal in a search term. */
+export const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export const categoriesTable = new ResourceTable<Category>({
+  table: 'categories',
+  kind: 'categories',
+  columns: ['name', 'type'],
+  toRecord: (row: RawRow) => ({
+    ...ResourceTable.commonFields(row),
+    name: String(row.name),
+    type: row.type as CategoryType,
+  }),
+  toSnapshot: (record) => ({ name: record.name, type: record.type, extra: record.extra ?? undefined }),
+  toColumns: (snapshot: Snapshot) => ({
+    name: snapshot.name,
+    type: snapshot.type,
+    extra: snapshot.extra === undefined ? null : JSON.stringify(snapshot.extra),
+  }),
+});
+
+function filtersOf(filters: CategoryFilters): SqlFilter[] {
+  const out: SqlFilter[] = [];
+  if (filters.type) out.push((p) => `t.type = ${p(filters.type)}`);
+  if (filters.search) out.push((p) => `t.name ILIKE ${p(likePattern(filters.search!))}`);
+  if (filters.ids) out.push((p) => `t.id = ANY(${p(filters.ids!.filter((id) => /^\d{1,18}$/.test(id)))}::bigint[])`);
+  return out;
+}
+
+/** Categories of one user, as plain data; every write claims the user's change sequence. */
+export class CategoryRepository {
+  constructor(private readonly source: DataSource) {}
+
+  list(userId: string, page: PageRequest, filters: CategoryFilters = {}): Promise<PageResult<Category>> {
+    return categoriesTable.list(this.source, userId, page, filtersOf(filters));
+  }
+
+  findById(userId: string, id: string): Promise<Category | undefined> {
+    return categoriesTable.findById(this.source, userId, id);
+  }
+
+  findLiveIds(userId: string, ids: string[], source: DataSource | EntityManager = this.source): Promise<Category[]> {
+    return categoriesTable.findByIds(source, userId, ids);
+  }
+
+  create(userId: string, snapshot: Snapshot): Promise<Category> {
+    return withUserChange(this.source, userId, (manager, seq) => categoriesTable.insert(manager, userId, seq, snapshot));
+  }
+
+  update(
+    userId: string,
+    id: string,
+    decide: (current: Category, loadRevision: (at: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>,
+  ): Promise<Category | undefined> {
+    return categoriesTable.updateGuarded(this.source, userId, id, decide);
+  }
+
+  /** Soft-deletes; tags lose it as their category, other references follow the hooks. */
+  async delete(userId: string, id: string): Promise<boolean> {
+    return withUserChange(this.source, userId, async (manager, changeSeq) => {
+      const deleted = await categoriesTable.softDelete(manager, userId, [id], changeSeq);
+      if (deleted) await this.moveReferences(manager, { userId, fromIds: [id], toId: null, changeSeq });
+      return deleted > 0;
+    });
+  }
+
+  /** Moves everything that used `fromIds` to `toId`, then deletes `fromIds`; one transaction. */
+  async merge(userId: string, fromIds: string[], toId: string): Promise<void> {
+    await withUserChange(this.source, userId, async (manager, changeSeq) => {
+      const sources = fromIds.filter((id) => id !== toId);
+      await this.moveReferences(manager, { userId, fromIds: sources, toId, changeSeq });
+      await categoriesTable.softDelete(manager, userId, sources, changeSeq);
+    });
+  }
+
+  private async moveReferences(
+    manager: EntityManager,
+    options: { userId: string; fromIds: string[]; toId: string | null; changeSeq: string },
+  ): Promise<void> {
+    const moved: Array<{ id: string }> = await manager.query(
+      `UPDATE tags t SET category_id = $3, change_seq = $4,
+         modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
+       WHERE t.user_id = $1 AND t.category_id = ANY($2::bigint[]) AND NOT t.deleted RETURNING t.id::text AS id`,
+      [options.userId, options.fromIds, options.toId, options.changeSeq],
+    );
+    await tagsTable.recordRevisions(manager, options.userId, moved.map((row) => row.id));
+    for (const hook of categoryReferenceHooks) await hook(manager, options);
+  }
+
+  countsFor(userId: string, ids: string[]): Promise<Map<string, Record<string, number>>> {
+    const zeros = Object.fromEntries(CATEGORY_COUNT_KEYS.map((key) => [key, 0]));
+    return countUsage(categoryUsageCounters, this.source, userId, ids, zeros);
+  }
+}

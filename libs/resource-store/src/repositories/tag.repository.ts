@@ -1,0 +1,90 @@
+import type { DataSource } from 'typeorm';
+import { withUserChange } from '../sync/change-sequence';
+import type { PageRequest, PageResult, Snapshot } from '../sync/resource-table';
+import type { SqlFilter } from '../sync/sql-params';
+import { likePattern } from './category.repository';
+import { tagReferenceHooks, tagToCategoryHooks } from './reference-hooks';
+import { Tag, tagsTable } from './tags-table';
+import { countUsage, tagUsageCounters } from './usage-counts';
+
+export interface TagFilters {
+  type?: string;
+  search?: string;
+  ids?: string[];
+  /** Category ids; an empty list means "tags with no category". */
+  categories?: string[];
+}
+
+export const TAG_COUNT_KEYS = ['entries', 'unsorted_entries', 'budgets'] as const;
+
+const validIds = (ids: string[]) => ids.filter((id) => /^\d{1,18}$/.test(id));
+
+function filtersOf(filters: TagFilters): SqlFilter[] {
+  const out: SqlFilter[] = [];
+  if (filters.type) out.push((p) => `t.type = ${p(filters.type)}`);
+  if (filters.search) out.push((p) => `t.name ILIKE ${p(likePattern(filters.search!))}`);
+  if (filters.ids) out.push((p) => `t.id = ANY(${p(validIds(filters.ids!))}::bigint[])`);
+  if (filters.categories) {
+    out.push((p) =>
+      filters.categories!.length
+        ? `t.category_id = ANY(${p(validIds(filters.categories!))}::bigint[])`
+        : 't.category_id IS NULL',
+    );
+  }
+  return out;
+}
+
+/** Tags of one user, as plain data; every write claims the user's change sequence. */
+export class TagRepository {
+  constructor(private readonly source: DataSource) {}
+
+  list(userId: string, page: PageRequest, filters: TagFilters = {}): Promise<PageResult<Tag>> {
+    return tagsTable.list(this.source, userId, page, filtersOf(filters));
+  }
+
+  findById(userId: string, id: string): Promise<Tag | undefined> {
+    return tagsTable.findById(this.source, userId, id);
+  }
+
+  findLiveIds(userId: string, ids: string[]): Promise<Tag[]> {
+    return tagsTable.findByIds(this.source, userId, ids);
+  }
+
+  create(userId: string, snapshot: Snapshot): Promise<Tag> {
+    return withUserChange(this.source, userId, (manager, seq) => tagsTable.insert(manager, userId, seq, snapshot));
+  }
+
+  update(
+    userId: string,
+    id: string,
+    decide: (current: Tag, loadRevision: (at: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>,
+  ): Promise<Tag | undefined> {
+    return tagsTable.updateGuarded(this.source, userId, id, decide);
+  }
+
+  async delete(userId: string, id: string): Promise<boolean> {
+    return withUserChange(this.source, userId, async (manager, changeSeq) => {
+      const deleted = await tagsTable.softDelete(manager, userId, [id], changeSeq);
+      if (deleted) {
+        for (const hook of tagReferenceHooks) await hook(manager, { userId, fromIds: [id], toId: null, changeSeq });
+      }
+      return deleted > 0;
+    });
+  }
+
+  /** Merges `fromIds` into the tag `target.tag`, or turns them into the category `target.category`. */
+  async merge(userId: string, fromIds: string[], target: { tag?: string; category?: string }): Promise<void> {
+    await withUserChange(this.source, userId, async (manager, changeSeq) => {
+      const sources = fromIds.filter((id) => id !== target.tag);
+      const hooks = target.tag ? tagReferenceHooks : tagToCategoryHooks;
+      const toId = target.tag ?? target.category ?? null;
+      for (const hook of hooks) await hook(manager, { userId, fromIds: sources, toId, changeSeq });
+      await tagsTable.softDelete(manager, userId, sources, changeSeq);
+    });
+  }
+
+  countsFor(userId: string, ids: string[]): Promise<Map<string, Record<string, number>>> {
+    const zeros = Object.fromEntries(TAG_COUNT_KEYS.map((key) => [key, 0]));
+    return countUsage(tagUsageCounters, this.source, userId, ids, zeros);
+  }
+}

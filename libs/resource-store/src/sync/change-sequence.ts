@@ -1,0 +1,40 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+/**
+ * Claims the next change sequence number of a user, inside the caller's write transaction.
+ *
+ * Why a per-user counter row and not a global sequence or timestamps: the UPDATE holds the row lock until
+ * the transaction ends, so a user's write transactions get their numbers in commit order. A list request
+ * reads the counter in the same snapshot as the rows, so every row with a number at or below the counter
+ * it reports is visible to it, and none above. A client syncing from that value can therefore never miss
+ * a change that committed concurrently (a global sequence lets a lower number commit after a higher one).
+ * Every row a transaction writes takes the same number.
+ */
+export async function claimChangeSeq(manager: EntityManager, userId: string): Promise<string> {
+  const rows: Array<{ change_seq: string }> = await manager.query(
+    `INSERT INTO user_sync_state (user_id, change_seq, modified_at) VALUES ($1, 1, clock_timestamp())
+     ON CONFLICT (user_id) DO UPDATE
+       SET change_seq = user_sync_state.change_seq + 1, modified_at = clock_timestamp()
+     RETURNING change_seq::text AS change_seq`,
+    [userId],
+  );
+  return rows[0].change_seq;
+}
+
+/** Runs `work` in a transaction that has claimed the user's next change sequence (and so holds the user's write lock). */
+export async function withUserChange<T>(
+  source: DataSource,
+  userId: string,
+  work: (manager: EntityManager, changeSeq: string) => Promise<T>,
+): Promise<T> {
+  return source.transaction(async (manager) => work(manager, await claimChangeSeq(manager, userId)));
+}
+
+/** The user's current sync watermark (0 before any change). */
+export async function readWatermark(source: DataSource | EntityManager, userId: string): Promise<string> {
+  const rows: Array<{ change_seq: string }> = await source.query(
+    `SELECT change_seq::text AS change_seq FROM user_sync_state WHERE user_id = $1`,
+    [userId],
+  );
+  return rows[0]?.change_seq ?? '0';
+}

@@ -1,0 +1,266 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { withUserChange } from './change-sequence';
+import { SqlFilter, SqlParams } from './sql-params';
+
+/** Columns every resource table has (see docs/conventions.md), as plain data. */
+export interface SyncedRecord {
+  id: string;
+  createdAt: Date;
+  modifiedAt: Date;
+  changeSeq: string;
+  deleted: boolean;
+  extra: Record<string, unknown> | null;
+}
+
+/** A row as pg returns it: snake_case column names. */
+export type RawRow = Record<string, unknown>;
+/** The writable fields of an object in API shape, as stored per revision for three-way merges. */
+export type Snapshot = Record<string, unknown>;
+
+export interface PageRequest {
+  perPage: number;
+  /** Used when no keyset position is given (a client computing pages itself). */
+  offset: number;
+  /** Only rows changed after this change sequence (a verified `since`). */
+  sinceSeq?: string;
+  /** Keyset position: rows strictly after this one in list order (from a Link `cursor`). */
+  after?: { changeSeq: string; id: string };
+  includeDeleted: boolean;
+}
+
+export interface PageResult<T> {
+  items: T[];
+  /** Rows matching the filters (and `since`), over all pages. */
+  total: number;
+  /** The user's change sequence in the same snapshot as `items`: the next `since`. */
+  watermark: string;
+  /** When the user's data last changed (for Last-Modified of lists). */
+  lastChange?: Date;
+}
+
+export interface ResourceTableOptions<T extends SyncedRecord> {
+  table: string;
+  /** Names the object kind in resource_revisions; use the endpoint name (`categories`). */
+  kind: string;
+  /** The resource's own columns (besides the common ones), read and written by name. */
+  columns: readonly string[];
+  toRecord(row: RawRow): T;
+  toSnapshot(record: T): Snapshot;
+  toColumns(snapshot: Snapshot): Record<string, unknown>;
+}
+
+const isId = (id: string) => /^[1-9]\d{0,17}$/.test(id);
+
+/**
+ * The shared SQL of every synced resource table: lists ordered by most recent change (keyset or offset),
+ * `since` sync, soft delete, and the revision log that makes three-way merges possible. Resource
+ * repositories wrap one of these and add their own filters; nothing here leaks TypeORM objects.
+ */
+export class ResourceTable<T extends SyncedRecord> {
+  private readonly selectList: string;
+
+  constructor(readonly options: ResourceTableOptions<T>) {
+    this.selectList = [
+      't.id::text AS id',
+      't.created_at',
+      't.modified_at',
+      't.change_seq::text AS change_seq',
+      't.deleted',
+      't.extra',
+      ...options.columns.map((column) => `t.${column}`),
+    ].join(', ');
+  }
+
+  /** Maps the common columns; resource repositories spread this into their records. */
+  static commonFields(row: RawRow): SyncedRecord {
+    return {
+      id: String(row.id),
+      createdAt: row.created_at as Date,
+      modifiedAt: row.modified_at as Date,
+      changeSeq: String(row.change_seq),
+      deleted: Boolean(row.deleted),
+      extra: (row.extra as Record<string, unknown> | null) ?? null,
+    };
+  }
+
+  /** One page plus total and watermark, all read in one statement (one snapshot). */
+  async list(
+    source: DataSource | EntityManager,
+    userId: string,
+    request: PageRequest,
+    filters: SqlFilter[] = [],
+  ): Promise<PageResult<T>> {
+    const params = new SqlParams();
+    const where = [`t.user_id = ${params.add(userId)}`];
+    if (request.sinceSeq !== undefined) where.push(`t.change_seq > ${params.add(request.sinceSeq)}`);
+    if (!request.includeDeleted) where.push('NOT t.deleted');
+    where.push(...filters.map((filter) => `(${filter(params.add)})`));
+    const whereSql = where.join(' AND ');
+    const pageWhere = request.after
+      ? `${whereSql} AND (t.change_seq, t.id) < (${params.add(request.after.changeSeq)}::bigint, ${params.add(request.after.id)}::bigint)`
+      : whereSql;
+    const offset = request.after ? 0 : request.offset;
+    const user = params.add(userId);
+    const rows: RawRow[] = await source.query(
+      `WITH meta AS (
+         SELECT coalesce(s.change_seq, 0)::text AS watermark, s.modified_at AS last_change,
+                (SELECT count(*) FROM ${this.options.table} t WHERE ${whereSql})::int AS total
+         FROM (SELECT 1) one LEFT JOIN user_sync_state s ON s.user_id = ${user})
+       SELECT meta.watermark AS __watermark, meta.total AS __total, meta.last_change AS __last_change, p.*
+       FROM meta LEFT JOIN LATERAL (
+         SELECT ${this.selectList} FROM ${this.options.table} t WHERE ${pageWhere}
+         ORDER BY t.change_seq DESC, t.id DESC LIMIT ${params.add(request.perPage)} OFFSET ${params.add(offset)}
+       ) p ON true
+       ORDER BY p.change_seq::bigint DESC, p.id::bigint DESC`,
+      params.values,
+    );
+    const first = rows[0];
+    return {
+      items: rows.filter((row) => row.id !== null).map((row) => this.options.toRecord(row)),
+      total: Number(first.__total),
+      watermark: String(first.__watermark),
+      lastChange: (first.__last_change as Date | null) ?? undefined,
+    };
+  }
+
+  async findById(
+    source: DataSource | EntityManager,
+    userId: string,
+    id: string,
+    options: { includeDeleted?: boolean; forUpdate?: boolean } = {},
+  ): Promise<T | undefined> {
+    if (!isId(id)) return undefined;
+    const rows: RawRow[] = await source.query(
+      `SELECT ${this.selectList} FROM ${this.options.table} t WHERE t.user_id = $1 AND t.id = $2
+       ${options.includeDeleted ? '' : 'AND NOT t.deleted'} ${options.forUpdate ? 'FOR UPDATE' : ''}`,
+      [userId, id],
+    );
+    return rows[0] ? this.options.toRecord(rows[0]) : undefined;
+  }
+
+  /** The live objects among `ids` that belong to the user (others are silently absent). */
+  async findByIds(source: DataSource | EntityManager, userId: string, ids: string[]): Promise<T[]> {
+    const valid = ids.filter(isId);
+    if (!valid.length) return [];
+    const rows: RawRow[] = await source.query(
+      `SELECT ${this.selectList} FROM ${this.options.table} t
+       WHERE t.user_id = $1 AND t.id = ANY($2::bigint[]) AND NOT t.deleted`,
+      [userId, valid],
+    );
+    return rows.map((row) => this.options.toRecord(row));
+  }
+
+  /** Inserts inside a change transaction (see withUserChange) and records the first revision. */
+  async insert(manager: EntityManager, userId: string, changeSeq: string, snapshot: Snapshot): Promise<T> {
+    const columns = this.options.toColumns(snapshot);
+    const params = new SqlParams();
+    const names = Object.keys(columns);
+    const values = names.map((name) => params.add(columns[name]));
+    const rows: RawRow[] = await manager.query(
+      `INSERT INTO ${this.options.table} AS t (user_id, change_seq, modified_at${names.map((n) => `, ${n}`).join('')})
+       VALUES (${params.add(userId)}, ${params.add(changeSeq)}, date_trunc('milliseconds', clock_timestamp())${values.map((v) => `, ${v}`).join('')})
+       RETURNING ${this.selectList}`,
+      params.values,
+    );
+    const record = this.options.toRecord(rows[0]);
+    await this.recordRevision(manager, userId, record);
+    return record;
+  }
+
+  /**
+   * Writes a new state inside a change transaction. `modified_at` moves forward by at least 1 ms per write,
+   * so each `modified` value names one revision.
+   */
+  async update(
+    manager: EntityManager,
+    userId: string,
+    id: string,
+    changeSeq: string,
+    snapshot: Snapshot,
+  ): Promise<T | undefined> {
+    const columns = this.options.toColumns(snapshot);
+    const params = new SqlParams();
+    const sets = Object.keys(columns).map((name) => `${name} = ${params.add(columns[name])}`);
+    const rows: RawRow[] = await manager.query(
+      `UPDATE ${this.options.table} t SET ${[...sets, `change_seq = ${params.add(changeSeq)}`].join(', ')},
+         modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
+       WHERE t.user_id = ${params.add(userId)} AND t.id = ${params.add(id)} AND NOT t.deleted
+       RETURNING ${this.selectList}`,
+      params.values,
+    );
+    // TypeORM answers an UPDATE with [rows, rowCount], not rows.
+    const updated = returnedRows(rows);
+    if (!updated[0]) return undefined;
+    const record = this.options.toRecord(updated[0]);
+    await this.recordRevision(manager, userId, record);
+    return record;
+  }
+
+  /** Marks objects deleted (soft delete); returns how many were live. */
+  async softDelete(manager: EntityManager, userId: string, ids: string[], changeSeq: string): Promise<number> {
+    const valid = ids.filter(isId);
+    if (!valid.length) return 0;
+    const rows: RawRow[] = await manager.query(
+      `UPDATE ${this.options.table} t SET deleted = true, change_seq = $3,
+         modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
+       WHERE t.user_id = $1 AND t.id = ANY($2::bigint[]) AND NOT t.deleted RETURNING t.id`,
+      [userId, valid, changeSeq],
+    );
+    return returnedRows(rows).length;
+  }
+
+  /** Runs a guarded update: `decide` sees the current object (locked) and returns the snapshot to write. */
+  async updateGuarded(
+    source: DataSource,
+    userId: string,
+    id: string,
+    decide: (current: T, loadRevision: (modifiedAt: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>,
+  ): Promise<T | undefined> {
+    return withUserChange(source, userId, async (manager, changeSeq) => {
+      const current = await this.findById(manager, userId, id, { forUpdate: true });
+      if (!current) return undefined;
+      const snapshot = await decide(current, (modifiedAt) => this.findRevision(manager, userId, id, modifiedAt));
+      return this.update(manager, userId, id, changeSeq, snapshot);
+    });
+  }
+
+  async findRevision(
+    source: DataSource | EntityManager,
+    userId: string,
+    id: string,
+    modifiedAt: Date,
+  ): Promise<Snapshot | undefined> {
+    const rows: Array<{ snapshot: Snapshot }> = await source.query(
+      `SELECT snapshot FROM resource_revisions WHERE kind = $1 AND object_id = $2 AND modified_at = $3 AND user_id = $4`,
+      [this.options.kind, id, modifiedAt, userId],
+    );
+    return rows[0]?.snapshot;
+  }
+
+  /**
+   * Records the current state of `ids` as revisions: call it after a bulk UPDATE of this table (merges,
+   * reference moves) so later writes based on those `modified` values can still merge three-way.
+   */
+  async recordRevisions(manager: EntityManager, userId: string, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const rows: RawRow[] = await manager.query(
+      `SELECT ${this.selectList} FROM ${this.options.table} t WHERE t.user_id = $1 AND t.id = ANY($2::bigint[])`,
+      [userId, ids],
+    );
+    for (const row of rows) await this.recordRevision(manager, userId, this.options.toRecord(row));
+  }
+
+  private async recordRevision(manager: EntityManager, userId: string, record: T): Promise<void> {
+    await manager.query(
+      `INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT DO NOTHING`,
+      [this.options.kind, record.id, record.modifiedAt, userId, JSON.stringify(this.options.toSnapshot(record))],
+    );
+  }
+}
+
+/** TypeORM's `query` returns `[rows, rowCount]` for UPDATE and DELETE on Postgres, plain rows otherwise. */
+function returnedRows(result: unknown): RawRow[] {
+  const value = result as unknown[];
+  return value.length === 2 && Array.isArray(value[0]) && typeof value[1] === 'number' ? (value[0] as RawRow[]) : (value as RawRow[]);
+}

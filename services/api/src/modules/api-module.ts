@@ -1,0 +1,14 @@
+import type { ResourceSchema } from '@pfs/resource-api';
+import type { Router } from 'express';
+import type { ApiDependencies } from '../dependencies';
+
+/**
+ * One resource area of the API. The app registers `schemas` (served at /schema/<name>, used to validate
+ * writes, listed in /openapi.json) and mounts `routes` behind authentication, rate limiting, content
+ * negotiation and the JSON body parser. Add yours to `modules/index.ts` (one import, one array entry).
+ */
+export interface ApiModule {
+  name: string;
+  schemas?: ResourceSchema[];
+  routes(deps: ApiDependencies): Router;
+}

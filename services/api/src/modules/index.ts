@@ -1,0 +1,17 @@
+import type { ApiModule } from './api-module';
+import { categoriesModule } from './categories/categories.module';
+import { meModule } from './me/me.module';
+import { rateLimitModule } from './rate-limit/rate-limit.module';
+import { tagsModule } from './tags/tags.module';
+
+export type { ApiModule } from './api-module';
+
+/**
+ * Every module of the API, mounted in this order. Append yours: one import above, one entry below.
+ */
+export const apiModules: ApiModule[] = [
+  rateLimitModule,
+  meModule,
+  categoriesModule,
+  tagsModule,
+];

@@ -1,0 +1,126 @@
+import { inputError, notFound } from '@pfs/errors';
+import {
+  isResourceId,
+  parseCreateBody,
+  parseListParam,
+  requireScope,
+  updateFromRequest,
+  userIdOf,
+} from '@pfs/resource-api';
+import { CategoryRepository, Snapshot, TagRepository, tagsTable } from '@pfs/resource-store';
+import { Request, Response, Router } from 'express';
+import type { ApiDependencies } from '../../dependencies';
+import { presentTag } from './tags.presenter';
+
+const TYPES = ['expense', 'income'];
+/** The reference's default page size for tags. */
+const TAGS_PER_PAGE = 50;
+
+function readFilters(req: Request) {
+  const query = req.query as Record<string, unknown>;
+  if (query.type !== undefined && !TYPES.includes(String(query.type))) {
+    throw inputError([{ field: 'type', error: `must be one of ${TYPES.join(', ')}` }]);
+  }
+  if (query.search !== undefined && (typeof query.search !== 'string' || query.search.length > 100)) {
+    throw inputError([{ field: 'search', error: 'must be a string of at most 100 characters' }]);
+  }
+  return {
+    type: query.type as string | undefined,
+    search: (query.search as string | undefined) || undefined,
+    ids: parseListParam(query, 'ids', isResourceId),
+    categories: parseListParam(query, 'categories', isResourceId),
+  };
+}
+
+export function tagsRoutes(deps: ApiDependencies): Router {
+  const router = Router();
+  const tags = new TagRepository(deps.dataSource);
+  const categories = new CategoryRepository(deps.dataSource);
+  const api = deps.resourceApi;
+
+  /** A tag's category must be one of the user's live categories. */
+  const checkCategory = (userId: string) => async (state: Snapshot) => {
+    if (state.category === undefined) return;
+    const [found] = await categories.findLiveIds(userId, [String(state.category)]);
+    if (!found) throw inputError([{ field: 'category', error: 'must be the id of one of your categories' }]);
+  };
+
+  router.get('/tags', requireScope('tags:r'), async (req, res) => {
+    const userId = userIdOf(req);
+    const params = api.parseList(req, { endpoint: 'tags', defaultPerPage: TAGS_PER_PAGE });
+    const result = await tags.list(userId, params, readFilters(req));
+    const counts = await tags.countsFor(userId, result.items.map((item) => item.id));
+    api.respond.sendList(req, res, { schema: 'tags', params, result, present: (item) => presentTag(item, counts.get(item.id)) });
+  });
+
+  router.post('/tags/merge', requireScope('tags:rw'), async (req, res) => {
+    const body = req.body as { tags?: unknown; tag?: unknown; category?: unknown; account?: unknown };
+    const sources = Array.isArray(body?.tags) ? body.tags.map(String) : undefined;
+    if (!sources?.length || sources.length > 500 || !sources.every(isResourceId)) {
+      throw inputError([{ field: 'tags', error: 'must be a non-empty array of tag ids' }]);
+    }
+    const targets = (['tag', 'category', 'account'] as const).filter((key) => body[key] !== undefined);
+    if (targets.length !== 1) {
+      throw inputError([{ field: 'tag', error: 'send exactly one of tag, category or account' }]);
+    }
+    if (targets[0] === 'account') {
+      throw inputError([{ field: 'account', error: 'merging tags into an account is not supported' }]);
+    }
+    const targetId = String(body[targets[0]]);
+    if (!isResourceId(targetId)) throw inputError([{ field: targets[0], error: `must be a ${targets[0]} id` }]);
+    const userId = userIdOf(req);
+    const wanted = [...new Set(targets[0] === 'tag' ? [...sources, targetId] : sources)];
+    const found = await tags.findLiveIds(userId, wanted);
+    const missing = wanted.filter((id) => !found.some((tag) => tag.id === id));
+    if (missing.length) throw notFound('Tag', missing[0]);
+    if (targets[0] === 'category' && !(await categories.findLiveIds(userId, [targetId])).length) {
+      throw notFound('Category', targetId);
+    }
+    await tags.merge(userId, sources, { [targets[0]]: targetId });
+    api.respond.sendNoContent(res);
+  });
+
+  router.get('/tags/:id', requireScope('tags:r'), async (req, res) => {
+    const userId = userIdOf(req);
+    const tag = await tags.findById(userId, String(req.params.id));
+    if (!tag) throw notFound('Tag', String(req.params.id));
+    const counts = await tags.countsFor(userId, [tag.id]);
+    api.respond.sendObject(req, res, 'tags', presentTag(tag, counts.get(tag.id)), tag.modifiedAt);
+  });
+
+  router.post('/tags', requireScope('tags:rw'), async (req, res) => {
+    const userId = userIdOf(req);
+    const state = await parseCreateBody(api.schemas, 'tags', req.body, checkCategory(userId));
+    const created = await tags.create(userId, state);
+    api.respond.sendCreated(res, '/tags', created.id);
+  });
+
+  const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {
+    const userId = userIdOf(req);
+    const id = String(req.params.id);
+    const updated = await updateFromRequest({
+      req,
+      schema: 'tags',
+      schemas: api.schemas,
+      mode,
+      update: (decide) => tags.update(userId, id, decide),
+      toSnapshot: tagsTable.options.toSnapshot,
+      present: (record) => presentTag(record),
+      check: checkCategory(userId),
+      what: 'Tag',
+      id,
+    });
+    const counts = await tags.countsFor(userId, [updated.id]);
+    api.respond.sendObject(req, res, 'tags', presentTag(updated, counts.get(updated.id)), updated.modifiedAt);
+  };
+  router.put('/tags/:id', requireScope('tags:rw'), update('put'));
+  router.patch('/tags/:id', requireScope('tags:rw'), update('patch'));
+
+  router.delete('/tags/:id', requireScope('tags:rw'), async (req, res) => {
+    const deleted = await tags.delete(userIdOf(req), String(req.params.id));
+    if (!deleted) throw notFound('Tag', String(req.params.id));
+    api.respond.sendNoContent(res);
+  });
+
+  return router;
+}

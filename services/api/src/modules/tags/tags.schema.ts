@@ -1,0 +1,67 @@
+import type { ResourceSchema } from '@pfs/resource-api';
+
+const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' };
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 0, default: 0 },
+    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 50 },
+    since: { type: 'string', description: 'A Service-Modified value of this endpoint.' },
+    include_deleted: { type: 'boolean' },
+    type: { type: 'string', enum: ['expense', 'income'] },
+    search: { type: 'string' },
+    ids: { type: 'string', description: 'Comma-separated ids.' },
+    categories: { type: 'string', description: 'Comma-separated category ids; empty: tags without a category.' },
+  },
+};
+
+export const tagsSchema: ResourceSchema = {
+  name: 'tags',
+  title: 'Tag',
+  description: 'A tag of entries, typed expense or income, optionally under a primary category.',
+  properties: {
+    id: { type: 'string', readOnly: true },
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    type: { type: 'string', enum: ['expense', 'income'] },
+    category: { ...id, description: 'Primary category id.' },
+    modified: { type: 'string', readOnly: true, description: 'Opaque; send it back on writes.' },
+    deleted: { type: 'boolean', readOnly: true },
+    counts: {
+      type: 'object',
+      readOnly: true,
+      properties: {
+        entries: { type: 'integer', minimum: 0 },
+        unsorted_entries: { type: 'integer', minimum: 0 },
+        budgets: { type: 'integer', minimum: 0 },
+      },
+    },
+    extra: { type: 'object', description: 'Any JSON the application stores; returned unchanged (≤16 KiB).' },
+  },
+  createRequired: ['name', 'type'],
+  updateRequired: ['name', 'type'],
+  links: [
+    { rel: 'list', href: '/tags', method: 'GET', title: 'List tags', hrefSchema: listQuery, target: 'list', scope: 'tags:r' },
+    { rel: 'create', href: '/tags', method: 'POST', title: 'Create a tag', submission: 'create', scope: 'tags:rw' },
+    { rel: 'self', href: '/tags/{id}', method: 'GET', title: 'Get a tag', target: 'object', scope: 'tags:r' },
+    { rel: 'update', href: '/tags/{id}', method: 'PUT', title: 'Replace a tag', submission: 'update', target: 'object', scope: 'tags:rw' },
+    { rel: 'patch', href: '/tags/{id}', method: 'PATCH', title: 'Change some fields (JSON merge patch)', submission: 'patch', target: 'object', scope: 'tags:rw' },
+    { rel: 'delete', href: '/tags/{id}', method: 'DELETE', title: 'Delete a tag', scope: 'tags:rw' },
+    {
+      rel: 'merge',
+      href: '/tags/merge',
+      method: 'POST',
+      title: 'Merge tags into one tag, or into a category',
+      submission: {
+        type: 'object',
+        required: ['tags'],
+        properties: {
+          tags: { type: 'array', minItems: 1, maxItems: 500, items: id },
+          tag: id,
+          category: id,
+        },
+      },
+      scope: 'tags:rw',
+    },
+  ],
+};
