@@ -21,3 +21,63 @@ export const exportJobId = (exportId: string) => `export-${exportId}`;
 
 /** BullMQ keys live under the deployment's Redis prefix. */
 export const queuePrefix = (redisKeyPrefix: string) => `${redisKeyPrefix}bull`;
+
+/** The export vocabulary shared by the API (validation) and the worker (generation); docs/exports.md. */
+export const EXPORT_TYPES = ['export', 'attachments', 'user_data'] as const;
+export type ExportType = (typeof EXPORT_TYPES)[number];
+
+/** generating → generated → sending → sent; any step may end in error (with a reason the user can read). */
+export const EXPORT_STATUSES = ['sending', 'sent', 'error', 'generating', 'generated'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+export const EXPORT_RESOURCES = [
+  'expenses',
+  'incomes',
+  'transfers',
+  'budgets',
+  'summary',
+  'balances',
+  'attachments',
+] as const;
+export type ExportResource = (typeof EXPORT_RESOURCES)[number];
+
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Per-resource filters: categories and tags, each with its `!` exclusion twin. */
+export interface ExportResourceFilters {
+  categories?: string[];
+  '!categories'?: string[];
+  tags?: string[];
+  '!tags'?: string[];
+}
+
+/** The stored `filters` object of an export, in the spec's shape. */
+export interface ExportFilters {
+  accounts?: string[];
+  '!accounts'?: string[];
+  locations?: string[];
+  '!locations'?: string[];
+  expenses?: ExportResourceFilters;
+  incomes?: ExportResourceFilters;
+}
+
+/** Resources whose filters may carry categories and tags. */
+export const FILTERABLE_RESOURCES = ['expenses', 'incomes'] as const;
+
+/** The repeatable job that removes expired export files. */
+export const EXPORT_CLEANUP_JOB_NAME = 'export.cleanup';
+export const EXPORT_CLEANUP_JOB_ID = 'export-cleanup';
+
+/**
+ * How the API enqueues an export: one job per export (idempotent id), retried with exponential backoff
+ * (5 s, 10 s, 20 s, …) on transient failures; the worker stops early on permanent ones (UnrecoverableError).
+ */
+export const EXPORT_JOB_ATTEMPTS = 5;
+export const exportJobOptions = (exportId: string) => ({
+  jobId: exportJobId(exportId),
+  attempts: EXPORT_JOB_ATTEMPTS,
+  backoff: { type: 'exponential' as const, delay: 5_000 },
+  removeOnComplete: { age: 24 * 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+});

@@ -4,7 +4,8 @@ import { S3Storage } from './s3-storage.driver';
 
 /** The config variables of storage (`storageShape` and `EXPORT_URL` of @pfs/config). */
 export interface StorageConfig {
-  STORAGE_DRIVER: 'fs' | 's3';
+  /** `fs` (default) or `s3`. */
+  STORAGE_DRIVER: string;
   STORAGE_DIR: string;
   S3_ENDPOINT?: string;
   S3_BUCKET: string;

@@ -3,6 +3,7 @@ import {
   databaseShape,
   defineConfig,
   envInt,
+  envOptionalUrl,
   envPort,
   envString,
   publicUrlShape,
@@ -22,6 +23,17 @@ export const workerConfigShape = {
   WORKER_HOST: envString('127.0.0.1'),
   /** Exports one worker process generates at the same time. */
   WORKER_CONCURRENCY: envInt(2, 1, 64),
+  /** Exports one user may have generating at once, across all worker processes (the rest wait their turn). */
+  EXPORT_USER_CONCURRENCY: envInt(1, 1, 64),
+  /** How long a finished export (its file and its link) stays available; S3 presigned links cap it at 7 days. */
+  EXPORT_TTL_SECONDS: envInt(7 * 24 * 3600, 60, 7 * 24 * 3600),
+  /** How often the cleanup job removes expired export files. */
+  EXPORT_CLEANUP_INTERVAL_SECONDS: envInt(3600, 1, 86_400),
+  /** When set (smtp://user:pass@host:port), "sending" also emails the link to the user. */
+  SMTP_URL: envOptionalUrl(),
+  SMTP_FROM: envString('PFS <no-reply@localhost>'),
+  /** Stalled checks: a job whose worker died is handed to another worker after this many ms. */
+  WORKER_STALLED_INTERVAL_MS: envInt(30_000, 100, 600_000),
 };
 
 export type WorkerConfig = ReturnType<typeof loadWorkerConfig>;

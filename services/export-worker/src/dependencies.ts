@@ -3,17 +3,22 @@ import { closeRedis, connectRedis, createRedisClient, Redis } from '@pfs/redis';
 import {
   createDataSource,
   ensureDatabase,
+  ExportRepository,
+  NotificationRepository,
+  PushTokenRepository,
   resourceEntities,
   resourceMigrations,
   runMigrations,
+  UserRepository,
 } from '@pfs/resource-store';
-import type { DataSource } from 'typeorm';
+import { createStorage } from '@pfs/storage';
 import type { WorkerConfig } from './config';
+import { createMailer } from './delivery/mailer';
+import { createUserSlots } from './delivery/user-slots';
+import type { PipelineDependencies } from './use-cases/pipeline-dependencies';
 
-export interface WorkerDependencies {
+export interface WorkerDependencies extends PipelineDependencies {
   config: WorkerConfig;
-  logger: Logger;
-  dataSource: DataSource;
   redis: Redis;
   close(): Promise<void>;
 }
@@ -39,12 +44,22 @@ export async function createWorkerDependencies(
     redis.disconnect();
     throw new Error(`cannot reach Redis: ${(error as Error).message}`, { cause: error });
   }
+  const mailer = createMailer(config.SMTP_URL, config.SMTP_FROM);
   return {
     config,
     logger,
     dataSource,
     redis,
+    storage: createStorage(config),
+    exports: new ExportRepository(dataSource),
+    notifications: new NotificationRepository(dataSource),
+    pushTokens: new PushTokenRepository(dataSource),
+    users: new UserRepository(dataSource),
+    slots: createUserSlots(redis, config.EXPORT_USER_CONCURRENCY),
+    mailer,
+    ttlSeconds: config.EXPORT_TTL_SECONDS,
     async close() {
+      mailer?.close();
       await closeRedis(redis);
       if (dataSource.isInitialized) await dataSource.destroy();
     },

@@ -4,3 +4,8 @@ export type { WorkerConfig } from './config';
 export { createWorkerDependencies } from './dependencies';
 export { createExportProcessor } from './processors/export-resources.processor';
 export { startExportWorker } from './worker';
+export { handleExportJob } from './processors/handle-export-job';
+export { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
+export { runExport } from './use-cases/run-export.use-case';
+export { scheduleExportCleanup } from './worker';
+export type { PipelineDependencies } from './use-cases/pipeline-dependencies';

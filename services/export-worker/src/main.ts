@@ -1,3 +1,4 @@
+import { assertProductionSecret } from '@pfs/config';
 import { runService, startHttpServer, RunningHttpServer } from '@pfs/http';
 import { createLogger } from '@pfs/logger';
 import type { Worker } from 'bullmq';
@@ -5,7 +6,8 @@ import { buildWorkerApp } from './app';
 import { loadWorkerConfig } from './config';
 import { createWorkerDependencies, WorkerDependencies } from './dependencies';
 import { handleExportJob } from './processors/handle-export-job';
-import { startExportWorker } from './worker';
+import { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
+import { scheduleExportCleanup, startExportWorker } from './worker';
 
 async function main() {
   let config;
@@ -16,14 +18,23 @@ async function main() {
     process.exit(1);
   }
   const logger = createLogger({ name: 'export-worker', level: config.LOG_LEVEL });
+  assertProductionSecret({
+    name: 'EXPORT_LINK_SECRET',
+    value: config.EXPORT_LINK_SECRET,
+    developmentDefault: 'development-export-link-secret',
+    nodeEnv: config.NODE_ENV,
+    warn: (message) => logger.warn(message),
+  });
   let deps: WorkerDependencies | undefined;
   let worker: Worker | undefined;
   let server: RunningHttpServer | undefined;
   await runService('export-worker', logger, {
     async start() {
       deps = await createWorkerDependencies(config, logger);
-      worker = startExportWorker(config, logger, handleExportJob(deps));
+      const ready = deps;
+      worker = startExportWorker(config, logger, handleExportJob(ready), () => cleanupExpiredExports(ready));
       await worker.waitUntilReady();
+      await scheduleExportCleanup(config);
       server = await startHttpServer(
         buildWorkerApp(deps, () => worker),
         { port: config.WORKER_PORT, host: config.WORKER_HOST },

@@ -1,27 +1,70 @@
-import { EXPORT_QUEUE_NAME, queuePrefix } from '@pfs/contracts';
+import {
+  EXPORT_CLEANUP_JOB_ID,
+  EXPORT_CLEANUP_JOB_NAME,
+  EXPORT_QUEUE_NAME,
+  queuePrefix,
+} from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
 import { createRedisClient } from '@pfs/redis';
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import type { WorkerConfig } from './config';
-import { createExportProcessor, ExportJobHandler } from './processors/export-resources.processor';
+import {
+  CleanupJobHandler,
+  createExportProcessor,
+  ExportJobHandler,
+} from './processors/export-resources.processor';
 
-/** Starts consuming the exports queue. Per BullMQ's production guide: an error listener, and close() on shutdown. */
-export function startExportWorker(config: WorkerConfig, logger: Logger, handle: ExportJobHandler): Worker {
+/**
+ * Starts consuming the exports queue. Per BullMQ's production guide: an error listener, and close() on
+ * shutdown. Several processes may run this against one queue: BullMQ's job locks give each job to one
+ * worker at a time, and a job whose worker died is found stalled and handed to another.
+ */
+export function startExportWorker(
+  config: WorkerConfig,
+  logger: Logger,
+  handle: ExportJobHandler,
+  cleanup?: CleanupJobHandler,
+): Worker {
   const connection = createRedisClient({
     url: config.REDIS_URL,
     keyPrefix: '',
     forBlockingQueue: true,
     lazyConnect: false,
   });
-  const worker = new Worker(EXPORT_QUEUE_NAME, createExportProcessor(handle, logger), {
+  const worker = new Worker(EXPORT_QUEUE_NAME, createExportProcessor(handle, logger, cleanup), {
     connection,
     prefix: queuePrefix(config.REDIS_KEY_PREFIX),
     concurrency: config.WORKER_CONCURRENCY,
     autorun: true,
+    stalledInterval: config.WORKER_STALLED_INTERVAL_MS,
+    lockDuration: Math.max(config.WORKER_STALLED_INTERVAL_MS, 1_000),
+    // A job stalled this many times (its workers keep dying) fails instead of looping forever.
+    maxStalledCount: 2,
   });
   worker.on('error', (error) => logger.error({ err: error }, 'export worker error'));
   worker.on('failed', (job, error) => logger.warn({ jobId: job?.id, err: error }, 'export job failed'));
   // The worker owns its connection; closing the worker should close it too.
   worker.on('closed', () => connection.disconnect());
   return worker;
+}
+
+/** Registers the repeatable cleanup job (idempotent: every worker may call it at start). */
+export async function scheduleExportCleanup(config: WorkerConfig): Promise<void> {
+  const connection = createRedisClient({
+    url: config.REDIS_URL,
+    keyPrefix: '',
+    forBlockingQueue: true,
+    lazyConnect: false,
+  });
+  const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+  try {
+    await queue.upsertJobScheduler(
+      EXPORT_CLEANUP_JOB_ID,
+      { every: config.EXPORT_CLEANUP_INTERVAL_SECONDS * 1000 },
+      { name: EXPORT_CLEANUP_JOB_NAME, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } },
+    );
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
 }

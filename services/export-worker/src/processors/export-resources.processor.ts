@@ -1,23 +1,36 @@
-import { EXPORT_JOB_NAME, ExportJobPayload, ExportJobPayloadSchema } from '@pfs/contracts';
+import {
+  EXPORT_CLEANUP_JOB_NAME,
+  EXPORT_JOB_NAME,
+  ExportJobPayload,
+  ExportJobPayloadSchema,
+} from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
 import { Job, UnrecoverableError } from 'bullmq';
 
 export interface ExportJobHandler {
-  (payload: ExportJobPayload, job: Job): Promise<void>;
+  (payload: ExportJobPayload, job: Job, token?: string): Promise<void>;
 }
+
+/** The scheduled cleanup of expired export files. */
+export type CleanupJobHandler = () => Promise<number>;
 
 /**
  * The thin BullMQ processor: checks the job against the shared contract, then hands it to the export
  * pipeline. A job that breaks the contract can never succeed, so it fails without retries.
  */
-export function createExportProcessor(handle: ExportJobHandler, logger: Logger) {
-  return async (job: Job): Promise<void> => {
+export function createExportProcessor(handle: ExportJobHandler, logger: Logger, cleanup?: CleanupJobHandler) {
+  return async (job: Job, token?: string): Promise<void> => {
+    if (job.name === EXPORT_CLEANUP_JOB_NAME && cleanup) {
+      const cleaned = await cleanup();
+      if (cleaned) logger.info({ cleaned }, 'expired exports cleaned');
+      return;
+    }
     if (job.name !== EXPORT_JOB_NAME) throw new UnrecoverableError(`unknown job name ${job.name}`);
     const parsed = ExportJobPayloadSchema.safeParse(job.data);
     if (!parsed.success)
       throw new UnrecoverableError(`invalid ${EXPORT_JOB_NAME} payload: ${parsed.error.message}`);
     logger.info({ jobId: job.id, exportId: parsed.data.exportId }, 'export job started');
-    await handle(parsed.data, job);
+    await handle(parsed.data, job, token);
     logger.info({ jobId: job.id, exportId: parsed.data.exportId }, 'export job finished');
   };
 }

@@ -1,12 +1,44 @@
-import type { WorkerDependencies } from '../dependencies';
+import { DelayedError, Job } from 'bullmq';
+import type { ExportJobPayload } from '@pfs/contracts';
+import { ExportFailure, userReasonOf } from '../use-cases/export-failure';
+import type { PipelineDependencies } from '../use-cases/pipeline-dependencies';
+import { failExport, runExport, TERMINAL_STATUSES } from '../use-cases/run-export.use-case';
 import type { ExportJobHandler } from './export-resources.processor';
 
+/** A user over their concurrency limit waits this long before the job is tried again (no attempt used). */
+const BUSY_USER_DELAY_MS = 1_000;
+
+/** True when BullMQ will not try the job again after this error. */
+function isLastAttempt(job: Job, error: unknown): boolean {
+  return error instanceof ExportFailure || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
 /**
- * The export pipeline entry point. The exports table and the generation pipeline arrive with the
- * exports issue (#6); until then a job is acknowledged and logged so the queue plumbing is exercised.
+ * The export job: takes one of the user's concurrency slots (or waits its turn), runs the export from
+ * its stored state, and on the last failed attempt stores `error` with a reason the user can read.
  */
-export function handleExportJob(deps: WorkerDependencies): ExportJobHandler {
-  return async (payload) => {
-    deps.logger.info({ exportId: payload.exportId }, 'export received; generation not built yet');
+export function handleExportJob(deps: PipelineDependencies): ExportJobHandler {
+  return async (payload: ExportJobPayload, job: Job, token?: string) => {
+    const { userId, exportId } = payload;
+    const record = await deps.exports.findById(userId, exportId);
+    // Deleted, another user's, or already finished: nothing to do (a duplicate delivery of the job).
+    if (!record || TERMINAL_STATUSES.includes(record.status)) return;
+    if (!(await deps.slots.acquire(userId, exportId))) {
+      await job.moveToDelayed(Date.now() + BUSY_USER_DELAY_MS, token);
+      throw new DelayedError();
+    }
+    const renewal = setInterval(() => void deps.slots.renew(userId, exportId).catch(() => undefined), 15_000);
+    try {
+      await deps.exports.countAttempt(userId, exportId);
+      await runExport(deps, userId, exportId);
+    } catch (error) {
+      deps.logger.warn({ err: error, exportId, attempt: job.attemptsMade + 1 }, 'export attempt failed');
+      if (isLastAttempt(job, error))
+        await failExport(deps, userId, exportId, userReasonOf(error, job.attemptsMade + 1));
+      throw error;
+    } finally {
+      clearInterval(renewal);
+      await deps.slots.release(userId, exportId);
+    }
   };
 }

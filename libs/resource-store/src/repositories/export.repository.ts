@@ -1,0 +1,243 @@
+import type { ExportFilters, ExportStatus, ExportType } from '@pfs/contracts';
+import type { DataSource, EntityManager } from 'typeorm';
+import { claimChangeSeq, withUserChange } from '../sync/change-sequence';
+import { PageRequest, PageResult, RawRow, ResourceTable, SyncedRecord } from '../sync/resource-table';
+
+/** An export as plain data: its definition, its progress, and once generated its stored file. */
+export interface ExportRecord extends SyncedRecord {
+  userId: string;
+  type: ExportType;
+  resources: string[];
+  formats: string[];
+  filters: ExportFilters | null;
+  from: string | null;
+  to: string | null;
+  status: ExportStatus;
+  errorReason: string | null;
+  seen: boolean;
+  storageKey: string | null;
+  filename: string | null;
+  filesize: number | null;
+  contentType: string | null;
+  downloadUrl: string | null;
+  validUntil: Date | null;
+  generatedAt: Date | null;
+  expiresAt: Date | null;
+  attempts: number;
+}
+
+export interface NewExport {
+  type: ExportType;
+  resources: string[];
+  formats: string[];
+  filters: ExportFilters | null;
+  from: string | null;
+  to: string | null;
+}
+
+/** The fields a status move may set alongside the status. */
+export type ExportProgress = Partial<
+  Pick<
+    ExportRecord,
+    | 'errorReason'
+    | 'storageKey'
+    | 'filename'
+    | 'filesize'
+    | 'contentType'
+    | 'downloadUrl'
+    | 'validUntil'
+    | 'generatedAt'
+    | 'expiresAt'
+  >
+>;
+
+const COLUMNS = [
+  'user_id',
+  'type',
+  'resources',
+  'formats',
+  'filters',
+  'from_date',
+  'to_date',
+  'status',
+  'error_reason',
+  'seen',
+  'storage_key',
+  'filename',
+  'filesize',
+  'content_type',
+  'download_url',
+  'valid_until',
+  'generated_at',
+  'expires_at',
+  'attempts',
+] as const;
+
+const PROGRESS_COLUMNS: Record<keyof ExportProgress, string> = {
+  errorReason: 'error_reason',
+  storageKey: 'storage_key',
+  filename: 'filename',
+  filesize: 'filesize',
+  contentType: 'content_type',
+  downloadUrl: 'download_url',
+  validUntil: 'valid_until',
+  generatedAt: 'generated_at',
+  expiresAt: 'expires_at',
+};
+
+const dateText = (value: unknown): string | null =>
+  value === null || value === undefined
+    ? null
+    : value instanceof Date
+      ? value.toISOString().slice(0, 10)
+      : String(value);
+
+function toRecord(row: RawRow): ExportRecord {
+  return {
+    ...ResourceTable.commonFields(row),
+    userId: String(row.user_id),
+    type: row.type as ExportType,
+    resources: (row.resources as string[]) ?? [],
+    formats: (row.formats as string[]) ?? [],
+    filters: (row.filters as ExportFilters | null) ?? null,
+    from: dateText(row.from_date),
+    to: dateText(row.to_date),
+    status: row.status as ExportStatus,
+    errorReason: (row.error_reason as string | null) ?? null,
+    seen: Boolean(row.seen),
+    storageKey: (row.storage_key as string | null) ?? null,
+    filename: (row.filename as string | null) ?? null,
+    filesize: row.filesize === null || row.filesize === undefined ? null : Number(row.filesize),
+    contentType: (row.content_type as string | null) ?? null,
+    downloadUrl: (row.download_url as string | null) ?? null,
+    validUntil: (row.valid_until as Date | null) ?? null,
+    generatedAt: (row.generated_at as Date | null) ?? null,
+    expiresAt: (row.expires_at as Date | null) ?? null,
+    attempts: Number(row.attempts ?? 0),
+  };
+}
+
+const exportsTable = new ResourceTable<ExportRecord>({
+  table: 'exports',
+  kind: 'exports',
+  columns: COLUMNS,
+  toRecord,
+  toSnapshot: (record) => ({ seen: record.seen }),
+  toColumns: (snapshot) => ({ seen: snapshot.seen }),
+});
+
+export interface ExportListFilters {
+  status?: ExportStatus;
+  type?: ExportType;
+}
+
+/**
+ * Exports of a user. Reads and the one client write (`seen`) follow the shared resource conventions;
+ * the worker moves the status with `advance`, a conditional update, so a move happens once even when
+ * two processes race on the same export.
+ */
+export class ExportRepository {
+  constructor(private readonly source: DataSource) {}
+
+  async create(userId: string, input: NewExport): Promise<ExportRecord> {
+    return withUserChange(this.source, userId, async (manager, changeSeq) => {
+      const rows: RawRow[] = await manager.query(
+        `INSERT INTO exports (user_id, type, resources, formats, filters, from_date, to_date, change_seq, modified_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, date_trunc('milliseconds', clock_timestamp()))
+         RETURNING id::text AS id`,
+        [userId, input.type, input.resources, input.formats, input.filters, input.from, input.to, changeSeq],
+      );
+      return (await exportsTable.findById(manager, userId, String(rows[0].id)))!;
+    });
+  }
+
+  findById(
+    userId: string,
+    id: string,
+    options: { includeDeleted?: boolean } = {},
+  ): Promise<ExportRecord | undefined> {
+    return exportsTable.findById(this.source, userId, id, options);
+  }
+
+  list(
+    userId: string,
+    request: PageRequest,
+    filters: ExportListFilters = {},
+  ): Promise<PageResult<ExportRecord>> {
+    const conditions = [];
+    if (filters.status) conditions.push((p: (v: unknown) => string) => `t.status = ${p(filters.status)}`);
+    if (filters.type) conditions.push((p: (v: unknown) => string) => `t.type = ${p(filters.type)}`);
+    return exportsTable.list(this.source, userId, request, conditions);
+  }
+
+  /** Sets `seen`; a no-op write (same value) changes nothing, so sync sees no change. */
+  async setSeen(userId: string, id: string, seen: boolean): Promise<ExportRecord | undefined> {
+    return withUserChange(this.source, userId, async (manager, changeSeq) => {
+      const current = await exportsTable.findById(manager, userId, id, { forUpdate: true });
+      if (!current || current.seen === seen) return current;
+      return exportsTable.update(manager, userId, id, changeSeq, { seen });
+    });
+  }
+
+  /**
+   * Moves the status from one of `from` to `to`, with the given fields, in one change transaction.
+   * Returns the new record, or undefined when the export is no longer in a `from` state (someone else moved it).
+   */
+  async advance(
+    userId: string,
+    id: string,
+    from: readonly ExportStatus[],
+    to: ExportStatus,
+    progress: ExportProgress = {},
+    manager?: EntityManager,
+  ): Promise<ExportRecord | undefined> {
+    const run = async (tx: EntityManager) => {
+      const changeSeq = await claimChangeSeq(tx, userId);
+      const values: unknown[] = [userId, id, from, to, changeSeq];
+      const sets = Object.entries(progress).map(([field, value]) => {
+        values.push(value);
+        return `${PROGRESS_COLUMNS[field as keyof ExportProgress]} = $${values.length}`;
+      });
+      const rows: RawRow[] = await tx.query(
+        `UPDATE exports t SET status = $4, change_seq = $5${sets.map((set) => `, ${set}`).join('')},
+           modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
+         WHERE t.user_id = $1 AND t.id = $2 AND t.status = ANY($3) AND NOT t.deleted
+         RETURNING t.id`,
+        values,
+      );
+      return rows[0] ? exportsTable.findById(tx, userId, id) : undefined;
+    };
+    return manager ? run(manager) : this.source.transaction(run);
+  }
+
+  /** Counts a processing attempt (not a change clients see). */
+  async countAttempt(userId: string, id: string): Promise<void> {
+    await this.source.query(`UPDATE exports SET attempts = attempts + 1 WHERE user_id = $1 AND id = $2`, [
+      userId,
+      id,
+    ]);
+  }
+
+  /** Exports whose file has outlived `expires_at`, oldest first. */
+  async findExpired(now: Date, limit: number): Promise<ExportRecord[]> {
+    const rows: RawRow[] = await this.source.query(
+      `SELECT t.id::text AS id, t.user_id FROM exports t
+       WHERE t.expires_at <= $1 AND t.storage_key IS NOT NULL AND NOT t.deleted
+       ORDER BY t.expires_at LIMIT $2`,
+      [now, limit],
+    );
+    const found = await Promise.all(rows.map((row) => this.findById(String(row.user_id), String(row.id))));
+    return found.filter((record): record is ExportRecord => record !== undefined);
+  }
+
+  /** After its file is removed, an expired export is deleted (soft: sync clients learn it is gone). */
+  async markExpired(userId: string, id: string): Promise<void> {
+    await withUserChange(this.source, userId, async (manager, changeSeq) => {
+      await manager.query(
+        `UPDATE exports SET storage_key = NULL, download_url = NULL WHERE user_id = $1 AND id = $2`,
+        [userId, id],
+      );
+      await exportsTable.softDelete(manager, userId, [id], changeSeq);
+    });
+  }
+}

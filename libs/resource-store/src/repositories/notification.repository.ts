@@ -1,0 +1,95 @@
+import type { DataSource } from 'typeorm';
+import { claimChangeSeq, withUserChange } from '../sync/change-sequence';
+import { PageRequest, PageResult, RawRow, ResourceTable, SyncedRecord } from '../sync/resource-table';
+
+/** A notification as plain data (the reference's fields: type, action, text, date). */
+export interface NotificationRecord extends SyncedRecord {
+  userId: string;
+  type: string;
+  action: string | null;
+  text: string;
+  exportId: string | null;
+  date: Date;
+}
+
+export interface NewNotification {
+  type: string;
+  action: string | null;
+  text: string;
+  exportId?: string;
+  extra?: Record<string, unknown> | null;
+}
+
+const notificationsTable = new ResourceTable<NotificationRecord>({
+  table: 'notifications',
+  kind: 'notifications',
+  columns: ['user_id', 'type', 'action', 'text', 'export_id', 'date'],
+  toRecord: (row: RawRow) => ({
+    ...ResourceTable.commonFields(row),
+    userId: String(row.user_id),
+    type: String(row.type),
+    action: (row.action as string | null) ?? null,
+    text: String(row.text),
+    exportId: row.export_id === null || row.export_id === undefined ? null : String(row.export_id),
+    date: row.date as Date,
+  }),
+  toSnapshot: () => ({}),
+  toColumns: () => ({}),
+});
+
+/** The user's notifications; the export worker writes them, clients read and delete them. */
+export class NotificationRepository {
+  constructor(private readonly source: DataSource) {}
+
+  list(userId: string, request: PageRequest): Promise<PageResult<NotificationRecord>> {
+    return notificationsTable.list(this.source, userId, request);
+  }
+
+  findById(userId: string, id: string): Promise<NotificationRecord | undefined> {
+    return notificationsTable.findById(this.source, userId, id);
+  }
+
+  /** Soft delete (sync clients learn of it); false when there was no live notification with that id. */
+  async delete(userId: string, id: string): Promise<boolean> {
+    return withUserChange(this.source, userId, async (manager, changeSeq) => {
+      return (await notificationsTable.softDelete(manager, userId, [id], changeSeq)) > 0;
+    });
+  }
+
+  /**
+   * Creates the notification of an export, once: a retried delivery finds the first one instead of
+   * notifying twice (one notification per export, enforced by a unique index).
+   */
+  async createForExport(
+    userId: string,
+    exportId: string,
+    input: NewNotification,
+  ): Promise<NotificationRecord> {
+    return this.source.transaction(async (manager) => {
+      const existing: RawRow[] = await manager.query(
+        `SELECT id::text AS id FROM notifications WHERE export_id = $1 AND user_id = $2`,
+        [exportId, userId],
+      );
+      if (existing[0])
+        return (await notificationsTable.findById(manager, userId, String(existing[0].id), {
+          includeDeleted: true,
+        }))!;
+      const changeSeq = await claimChangeSeq(manager, userId);
+      const rows: RawRow[] = await manager.query(
+        `INSERT INTO notifications (user_id, type, action, text, export_id, extra, change_seq, modified_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, date_trunc('milliseconds', clock_timestamp()))
+         ON CONFLICT (export_id) WHERE export_id IS NOT NULL DO NOTHING
+         RETURNING id::text AS id`,
+        [userId, input.type, input.action, input.text, exportId, input.extra ?? null, changeSeq],
+      );
+      const id = rows[0]
+        ? String(rows[0].id)
+        : String(
+            (
+              await manager.query(`SELECT id::text AS id FROM notifications WHERE export_id = $1`, [exportId])
+            )[0].id,
+          );
+      return (await notificationsTable.findById(manager, userId, id, { includeDeleted: true }))!;
+    });
+  }
+}

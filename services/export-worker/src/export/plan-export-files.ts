@@ -1,0 +1,81 @@
+import type { ExportFormat, ExportResource } from '@pfs/contracts';
+import type { ExportRecord } from '@pfs/resource-store';
+import archiver from 'archiver';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { DataSource } from 'typeorm';
+import { writeCsv } from './csv.formatter';
+import type { ExportFile } from './export-file';
+import { tableFor } from './export-tables';
+import { writePdf } from './pdf.formatter';
+import { writeUserDataArchive } from './user-data.archive';
+import { writeXlsx } from './xlsx.formatter';
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+};
+
+/**
+ * The attachments archive: the user's images in a zip. This service stores no images yet, so the zip
+ * holds only `index.json` listing them (an empty list); the archive's shape is what stays stable.
+ */
+async function writeAttachmentsZip(out: Writable): Promise<void> {
+  const archive = archiver('zip');
+  archive.pipe(out);
+  archive.append(JSON.stringify({ images: [] }, null, 2), { name: 'index.json' });
+  await archive.finalize();
+  await finished(out);
+}
+
+/** The files one export produces, in order; each is generated only when it is written. */
+export function planExportFiles(source: DataSource, record: ExportRecord): ExportFile[] {
+  const scope = { userId: record.userId, from: record.from, to: record.to, filters: record.filters };
+  if (record.type === 'user_data') {
+    return [
+      {
+        filename: `user-data-${record.id}.json`,
+        contentType: 'application/json',
+        write: (out) => writeUserDataArchive(source, record.userId, out),
+      },
+    ];
+  }
+  if (record.type === 'attachments') {
+    return [
+      {
+        filename: `attachments-${record.id}.zip`,
+        contentType: 'application/zip',
+        write: writeAttachmentsZip,
+      },
+    ];
+  }
+  const resources = record.resources as ExportResource[];
+  const tables = () => resources.map((resource) => tableFor(source, resource, scope));
+  const title = `Export ${record.from ?? '…'} – ${record.to ?? '…'}`;
+  const files: ExportFile[] = [];
+  for (const format of record.formats as ExportFormat[]) {
+    if (format === 'csv') {
+      for (const resource of resources) {
+        files.push({
+          filename: `${resource}-${record.id}.csv`,
+          contentType: CONTENT_TYPES.csv,
+          write: (out) => writeCsv(tableFor(source, resource, scope), out),
+        });
+      }
+    } else if (format === 'xlsx') {
+      files.push({
+        filename: `export-${record.id}.xlsx`,
+        contentType: CONTENT_TYPES.xlsx,
+        write: (out) => writeXlsx(tables(), out),
+      });
+    } else if (format === 'pdf') {
+      files.push({
+        filename: `export-${record.id}.pdf`,
+        contentType: CONTENT_TYPES.pdf,
+        write: (out) => writePdf(tables(), out, { title }),
+      });
+    }
+  }
+  return files;
+}

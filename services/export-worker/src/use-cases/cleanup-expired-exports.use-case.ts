@@ -1,0 +1,23 @@
+import type { PipelineDependencies } from './pipeline-dependencies';
+
+const BATCH = 200;
+
+/**
+ * The scheduled cleanup: removes the files of exports past `expires_at` and deletes those exports
+ * (soft, so syncing clients learn they are gone). Returns how many were cleaned.
+ */
+export async function cleanupExpiredExports(
+  deps: PipelineDependencies,
+  now: Date = new Date(),
+): Promise<number> {
+  let cleaned = 0;
+  for (;;) {
+    const expired = await deps.exports.findExpired(now, BATCH);
+    for (const record of expired) {
+      if (record.storageKey) await deps.storage.delete(record.storageKey);
+      await deps.exports.markExpired(record.userId, record.id);
+      cleaned += 1;
+    }
+    if (expired.length < BATCH) return cleaned;
+  }
+}

@@ -1,0 +1,48 @@
+import type { ExportRecord } from '@pfs/resource-store';
+import type { PipelineDependencies } from './pipeline-dependencies';
+
+const formatSize = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 ** 2
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+
+/**
+ * sending → sent: the export reaches the user. "Sent" means all of: a notification in
+ * /me/notifications; a push recorded for each registered device when the export is not `seen`
+ * (no push provider is called: docs/exports.md); and, when SMTP_URL is set, an email with the link.
+ * The notification and pushes are recorded once per export, so a retry never repeats them.
+ */
+export async function deliverExport(
+  deps: PipelineDependencies,
+  record: ExportRecord,
+): Promise<ExportRecord | undefined> {
+  const until = record.validUntil?.toISOString().replace(/\.\d{3}Z$/, 'Z') ?? '';
+  const text = `Your export ${record.filename} (${formatSize(record.filesize ?? 0)}) is ready to download until ${until}.`;
+  const notification = await deps.notifications.createForExport(record.userId, record.id, {
+    type: 'export',
+    action: 'generated',
+    text,
+  });
+  if (!record.seen) {
+    for (const device of await deps.pushTokens.listForUser(record.userId)) {
+      await deps.pushTokens.recordDelivery(record.userId, device.id, notification.id, {
+        device_type: device.type,
+        notification: { id: notification.id, type: 'export', action: 'generated', text },
+        export: { id: record.id, status: 'generated' },
+      });
+    }
+  }
+  if (deps.mailer) {
+    const user = await deps.users.findById(record.userId);
+    if (user) {
+      await deps.mailer.send({
+        to: user.email,
+        subject: 'Your export is ready',
+        text: `${text}\n\nDownload: ${record.downloadUrl}\n`,
+      });
+    }
+  }
+  return deps.exports.advance(record.userId, record.id, ['sending'], 'sent');
+}

@@ -1,0 +1,203 @@
+import type { ExportRecord } from '@pfs/resource-store';
+import { verifyDownloadToken } from '@pfs/storage';
+import { buffer } from 'node:stream/consumers';
+import { runExport } from '../../src/use-cases/run-export.use-case';
+import { LedgerSeed } from '../support/seed-ledger';
+import { createTestPipeline, LINK_SECRET, TestPipeline } from '../support/pipeline-deps';
+import { parseCsv, parsePdf, parseXlsx, unzip } from '../support/read-export-file';
+
+let pipeline: TestPipeline;
+beforeAll(async () => {
+  pipeline = await createTestPipeline();
+});
+afterAll(() => pipeline.close());
+
+const readStored = async (record: ExportRecord) =>
+  buffer(await pipeline.deps.storage.read(record.storageKey!));
+
+async function exportOf(
+  userId: string,
+  input: Partial<Parameters<TestPipeline['deps']['exports']['create']>[1]>,
+) {
+  const created = await pipeline.deps.exports.create(userId, {
+    type: 'export',
+    resources: ['expenses'],
+    formats: ['csv'],
+    filters: null,
+    from: null,
+    to: null,
+    ...input,
+  });
+  return (await runExport(pipeline.deps, userId, created.id))!;
+}
+
+describe('the export pipeline', () => {
+  it('when an export runs, then it moves generating → generated → sending → sent, each move stored before the next', async () => {
+    const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
+    const account = await seed.account('Wallet');
+    await seed.entry({ account, amount: '-3.20', date: '2026-03-01', description: 'coffee' });
+    const created = await pipeline.deps.exports.create(seed.userId, {
+      type: 'export',
+      resources: ['expenses'],
+      formats: ['csv'],
+      filters: null,
+      from: null,
+      to: null,
+    });
+    expect(created.status).toBe('generating');
+    const stored: string[] = [];
+    const advance = pipeline.deps.exports.advance.bind(pipeline.deps.exports);
+    const spy = jest.spyOn(pipeline.deps.exports, 'advance').mockImplementation(async (...args) => {
+      const result = await advance(...args);
+      // Read back from Postgres, outside the pipeline: the move is committed before the next step.
+      const [{ status }] = await pipeline.dataSource.query(`SELECT status FROM exports WHERE id = $1`, [
+        created.id,
+      ]);
+      stored.push(status);
+      return result;
+    });
+    try {
+      const done = (await runExport(pipeline.deps, seed.userId, created.id))!;
+      expect(stored).toEqual(['generated', 'sending', 'sent']);
+      expect(done.status).toBe('sent');
+      expect(done.filename).toBe(`expenses-${created.id}.csv`);
+      expect(done.filesize).toBe((await readStored(done)).length);
+      expect(done.validUntil!.getTime()).toBeGreaterThan(Date.now() + 3500_000);
+      const url = new URL(done.downloadUrl!);
+      expect(url.pathname).toBe(`/export-files/${done.storageKey}`);
+      expect(verifyDownloadToken(LINK_SECRET, done.storageKey!, url.searchParams.get('token')!).valid).toBe(
+        true,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    const rows = await parseCsv(
+      (await readStored((await pipeline.deps.exports.findById(seed.userId, created.id))!)).toString(),
+    );
+    expect(rows).toEqual([
+      ['Date', 'Account', 'Category', 'Tags', 'Amount', 'Currency', 'Description', 'Location', 'Entry id'],
+      ['2026-03-01', 'Wallet', '', '', '-3.2', 'EUR', 'coffee', '', expect.any(String)],
+    ]);
+  });
+
+  it('when an export is sent, then the user has one notification for it, even if delivery is repeated', async () => {
+    const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
+    await pipeline.deps.pushTokens.register(seed.userId, 'app-1', 'google', 'device-token-1');
+    const done = await exportOf(seed.userId, { resources: ['balances'] });
+    const page = await pipeline.deps.notifications.list(seed.userId, {
+      perPage: 50,
+      offset: 0,
+      includeDeleted: false,
+    });
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({ type: 'export', action: 'generated', exportId: done.id });
+    expect(page.items[0].text).toContain(done.filename!);
+    const again = await pipeline.deps.notifications.createForExport(seed.userId, done.id, {
+      type: 'export',
+      action: 'generated',
+      text: 'x',
+    });
+    expect(again.id).toBe(page.items[0].id);
+    const pushes = await pipeline.deps.pushTokens.listDeliveries(seed.userId);
+    expect(pushes).toHaveLength(1);
+    expect(pushes[0].payload).toMatchObject({
+      device_type: 'google',
+      export: { id: done.id },
+      notification: { id: page.items[0].id },
+    });
+  });
+
+  it('when the export is already seen, then no push is recorded (the notification still is)', async () => {
+    const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
+    await pipeline.deps.pushTokens.register(seed.userId, undefined, 'apple', 'device-token-2');
+    const created = await pipeline.deps.exports.create(seed.userId, {
+      type: 'export',
+      resources: ['summary'],
+      formats: ['csv'],
+      filters: null,
+      from: null,
+      to: null,
+    });
+    await pipeline.deps.exports.setSeen(seed.userId, created.id, true);
+    await runExport(pipeline.deps, seed.userId, created.id);
+    expect(await pipeline.deps.pushTokens.listDeliveries(seed.userId)).toEqual([]);
+    expect(
+      (await pipeline.deps.notifications.list(seed.userId, { perPage: 10, offset: 0, includeDeleted: false }))
+        .total,
+    ).toBe(1);
+  });
+
+  it('when several formats and resources are asked, then one zip holds a CSV per resource, the workbook and the PDF, all agreeing', async () => {
+    const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
+    const account = await seed.account('Bank', 'EUR', '100');
+    const food = await seed.category('Food');
+    const salary = await seed.category('Salary', 'income');
+    await seed.entry({ account, amount: '-10.25', date: '2026-01-05', category: food, description: 'lunch' });
+    await seed.entry({ account, amount: '2500', date: '2026-01-31', category: salary, description: 'pay' });
+    const done = await exportOf(seed.userId, {
+      resources: ['expenses', 'incomes', 'summary', 'balances'],
+      formats: ['csv', 'xlsx', 'pdf'],
+    });
+    expect(done.filename).toBe(`export-${done.id}.zip`);
+    const files = await unzip(await readStored(done));
+    expect(Object.keys(files).sort()).toEqual(
+      [
+        `balances-${done.id}.csv`,
+        `expenses-${done.id}.csv`,
+        `export-${done.id}.pdf`,
+        `export-${done.id}.xlsx`,
+        `incomes-${done.id}.csv`,
+        `summary-${done.id}.csv`,
+      ].sort(),
+    );
+    const summary = await parseCsv(files[`summary-${done.id}.csv`].toString());
+    expect(summary).toEqual([
+      ['Currency', 'Expenses', 'Expense count', 'Incomes', 'Income count'],
+      ['EUR', '-10.25', '1', '2500', '1'],
+    ]);
+    const balances = await parseCsv(files[`balances-${done.id}.csv`].toString());
+    expect(balances[1].slice(0, 5)).toEqual(['Bank', 'custom', 'active', '2589.75', 'EUR']);
+    const sheets = await parseXlsx(files[`export-${done.id}.xlsx`]);
+    expect(Object.keys(sheets)).toEqual(['Expenses', 'Incomes', 'Summary', 'Balances']);
+    expect(sheets.Expenses[1].slice(0, 7)).toEqual([
+      '2026-01-05',
+      'Bank',
+      'Food',
+      undefined,
+      -10.25,
+      'EUR',
+      'lunch',
+    ]);
+    expect(sheets.Incomes[1][4]).toBe(2500);
+    const pdf = await parsePdf(files[`export-${done.id}.pdf`]);
+    for (const text of ['Expenses', 'Incomes', 'lunch', 'pay', '2589.75']) expect(pdf.text).toContain(text);
+  });
+
+  it('when user_data is asked, then one JSON archive holds every table of the user and nothing of others or of secrets', async () => {
+    const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
+    const other = await LedgerSeed.forNewUser(pipeline.dataSource);
+    const account = await seed.account('Mine');
+    await other.account('Not mine');
+    await seed.entry({ account, amount: '-1.5', date: '2026-02-02', description: 'gum' });
+    await seed.tag('trip');
+    const done = await exportOf(seed.userId, { type: 'user_data', resources: [], formats: [] });
+    expect(done.filename).toBe(`user-data-${done.id}.json`);
+    const archive = JSON.parse((await readStored(done)).toString());
+    expect(archive).toMatchObject({ format: 'pfs.user_data', version: 1, user: { id: Number(seed.userId) } });
+    expect(archive.tables.accounts.map((a: { name: string }) => a.name)).toEqual(['Mine']);
+    expect(archive.tables.entries).toEqual([expect.objectContaining({ amount: -1.5, description: 'gum' })]);
+    expect(archive.tables.tags.map((t: { name: string }) => t.name)).toEqual(['trip']);
+    const names = Object.keys(archive.tables);
+    expect(names.filter((name) => /^(auth_|oauth_|push_|exports$|resource_revisions$)/.test(name))).toEqual(
+      [],
+    );
+    expect(JSON.stringify(archive)).not.toContain('Not mine');
+  });
+
+  it('when attachments are asked, then a zip with the image index is produced', async () => {
+    const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
+    const done = await exportOf(seed.userId, { type: 'attachments', resources: [], formats: [] });
+    const files = await unzip(await readStored(done));
+    expect(JSON.parse(files['index.json'].toString())).toEqual({ images: [] });
+  });
+});

@@ -1,0 +1,75 @@
+import { createRedisClient, Redis } from '@pfs/redis';
+import {
+  createDataSource,
+  ExportRepository,
+  NotificationRepository,
+  PushTokenRepository,
+  resourceEntities,
+  UserRepository,
+} from '@pfs/resource-store';
+import { FsStorage, ObjectStorage } from '@pfs/storage';
+import { testLogger } from '@pfs/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import type { Mailer } from '../../src/delivery/mailer';
+import { createUserSlots } from '../../src/delivery/user-slots';
+import type { PipelineDependencies } from '../../src/use-cases/pipeline-dependencies';
+
+export const LINK_SECRET = 'test-export-link-secret';
+
+export interface TestPipeline {
+  deps: PipelineDependencies;
+  dataSource: DataSource;
+  redis: Redis;
+  storageDir: string;
+  close(): Promise<void>;
+}
+
+/** The pipeline over the test run's real Postgres and Redis, with the fs driver in a temp dir (or a given storage). */
+export async function createTestPipeline(
+  options: { storage?: ObjectStorage; mailer?: Mailer; userConcurrency?: number } = {},
+): Promise<TestPipeline> {
+  const dataSource = createDataSource({
+    url: process.env.DATABASE_URL!,
+    poolSize: 4,
+    entities: resourceEntities,
+  });
+  await dataSource.initialize();
+  const redis = createRedisClient({
+    url: process.env.REDIS_URL!,
+    keyPrefix: process.env.REDIS_KEY_PREFIX!,
+    lazyConnect: false,
+  });
+  const storageDir = await mkdtemp(join(tmpdir(), 'pfs-export-test-'));
+  const deps: PipelineDependencies = {
+    logger: testLogger(),
+    dataSource,
+    storage:
+      options.storage ??
+      new FsStorage({
+        root: storageDir,
+        publicBaseUrl: 'http://127.0.0.1:3000/export-files',
+        linkSecret: LINK_SECRET,
+      }),
+    exports: new ExportRepository(dataSource),
+    notifications: new NotificationRepository(dataSource),
+    pushTokens: new PushTokenRepository(dataSource),
+    users: new UserRepository(dataSource),
+    slots: createUserSlots(redis, options.userConcurrency ?? 1),
+    mailer: options.mailer,
+    ttlSeconds: 3600,
+  };
+  return {
+    deps,
+    dataSource,
+    redis,
+    storageDir,
+    async close() {
+      redis.disconnect();
+      await dataSource.destroy();
+      await rm(storageDir, { recursive: true, force: true });
+    },
+  };
+}
