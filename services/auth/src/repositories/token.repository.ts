@@ -27,6 +27,11 @@ const toRecord = (entity: OAuthTokenEntity): TokenRecord => ({
   grantId: entity.grantId === null ? null : String(entity.grantId),
 });
 
+/** TypeORM's postgres driver answers an UPDATE … RETURNING as `[rows, affectedCount]`. */
+function returnedRows<T>(result: unknown): T[] {
+  return Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : (result as T[]);
+}
+
 export class TokenRepository {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -53,11 +58,11 @@ export class TokenRepository {
 
   /** Revokes every live token of a grant; returns their hashes so their introspection records can go too. */
   async revokeByGrant(grantId: string): Promise<string[]> {
-    const rows: Array<{ token_hash: string }> = await this.dataSource.query(
+    const result = await this.dataSource.query(
       `UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL RETURNING token_hash`,
       [grantId],
     );
-    return rows.map((row) => row.token_hash);
+    return returnedRows<{ token_hash: string }>(result).map((row) => row.token_hash);
   }
 
   /** The grants of every token issued from one authorization code (for code-reuse revocation). */
@@ -98,12 +103,12 @@ export class TokenRepository {
   /** Revokes one personal token of this user; undefined when there is none (another user's id included). */
   async revokePersonal(userId: string, id: string): Promise<string | undefined> {
     if (!/^\d{1,18}$/.test(id)) return undefined;
-    const rows: Array<{ token_hash: string }> = await this.dataSource.query(
+    const result = await this.dataSource.query(
       `UPDATE oauth_tokens SET revoked_at = now()
         WHERE id = $1 AND user_id = $2 AND kind = 'personal' AND revoked_at IS NULL RETURNING token_hash`,
       [id, userId],
     );
-    return rows[0]?.token_hash;
+    return returnedRows<{ token_hash: string }>(result)[0]?.token_hash;
   }
 
   /** Live access and personal tokens, for re-creating the Redis introspection records after Redis lost them. */

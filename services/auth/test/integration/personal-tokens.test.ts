@@ -1,0 +1,145 @@
+import { accessTokenKey, hashToken, personalTokenUsedKey } from '@pfs/contracts';
+import { testLogger, uniqueEmail } from '@pfs/testing';
+import type { Express } from 'express';
+import request from 'supertest';
+import { buildApiApp } from '../../../api/src/app';
+import { loadApiConfig } from '../../../api/src/config';
+import { ApiDependencies, createApiDependencies } from '../../../api/src/dependencies';
+import { restoreIntrospectionRecords } from '../../src/use-cases/restore-introspection.use-case';
+import { inputValue, obtainTokens, signedInAgent } from '../support/browser-flow';
+import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+
+/** Spec "Authentication" 2 (long-lived tokens from account settings); toshl-api-facts §0b (Basic and Bearer). */
+describe('personal tokens', () => {
+  let auth: AuthTestApp;
+  let apiDeps: ApiDependencies;
+  let api: Express;
+  const password = 'correct horse battery';
+
+  beforeAll(async () => {
+    auth = await startAuthTestApp();
+    apiDeps = await createApiDependencies(loadApiConfig(process.env), testLogger());
+    api = buildApiApp(apiDeps);
+  });
+  afterAll(async () => {
+    await auth.deps.close();
+    await apiDeps.close();
+  });
+
+  async function createToken(name: string) {
+    const email = uniqueEmail('pat');
+    await createTestUser(auth.deps, email, password);
+    const { agent } = await signedInAgent(auth.app, email, password);
+    const account = await agent.get('/account').expect(200);
+    const created = await agent
+      .post('/account/tokens')
+      .type('form')
+      .send({ csrf_token: inputValue(account.text, 'csrf_token'), name })
+      .expect(200);
+    const token = /id="new-token">([^<]+)</.exec(created.text)![1];
+    return { email, agent, token, page: created.text };
+  }
+
+  it('when a user creates a token, then it is shown once, stored only hashed, and the API accepts it as Basic and as Bearer', async () => {
+    const { email, agent, token } = await createToken('Spreadsheet sync');
+    expect(token).toMatch(/^pfs_pt_[A-Za-z0-9_-]{43}$/);
+    const stored = await auth.deps.dataSource.query(
+      `SELECT token_hash, name FROM oauth_tokens WHERE kind = 'personal' AND token_hash = $1`,
+      [hashToken(token)],
+    );
+    expect(stored).toEqual([{ token_hash: hashToken(token), name: 'Spreadsheet sync' }]);
+
+    const basic = await request(api).get('/me').auth(token, '').expect(200);
+    expect(basic.body.email).toBe(email);
+    const bearer = await request(api).get('/me').set('Authorization', `Bearer ${token}`).expect(200);
+    expect(bearer.body.email).toBe(email);
+
+    const later = await agent.get('/account').expect(200);
+    expect(later.text).toContain('Spreadsheet sync');
+    expect(later.text).not.toContain(token);
+  });
+
+  it('when the API marked the token used, then the list shows the last-used time', async () => {
+    const { agent, token } = await createToken('Phone');
+    const before = await agent.get('/account').expect(200);
+    expect(before.text).toMatch(/<td>Phone<\/td>\s*<td>[^<]+<\/td>\s*<td>never<\/td>/);
+    const [row] = await auth.deps.dataSource.query(`SELECT id FROM oauth_tokens WHERE token_hash = $1`, [
+      hashToken(token),
+    ]);
+    // What the resource API does on each use of a personal token (the contract in @pfs/contracts).
+    await auth.deps.redis.set(personalTokenUsedKey(String(row.id)), String(Date.UTC(2026, 10, 21, 9, 30)));
+    const after = await agent.get('/account').expect(200);
+    expect(after.text).toContain('2026-11-21 09:30 UTC');
+  });
+
+  it('when the user revokes the token, then the API refuses it at once', async () => {
+    const { agent, token } = await createToken('Old laptop');
+    const account = await agent.get('/account').expect(200);
+    const action = /action="(\/account\/tokens\/\d+\/revoke)"/.exec(account.text)![1];
+    await agent
+      .post(action)
+      .type('form')
+      .send({ csrf_token: inputValue(account.text, 'csrf_token') })
+      .expect(303);
+    await request(api).get('/me').auth(token, '').expect(401);
+    const after = await agent.get('/account').expect(200);
+    expect(after.text).not.toContain('Old laptop');
+  });
+
+  it("when a user tries to revoke another user's token, then it is not found and the token keeps working", async () => {
+    const victim = await createToken('Victim token');
+    const [row] = await auth.deps.dataSource.query(`SELECT id FROM oauth_tokens WHERE token_hash = $1`, [
+      hashToken(victim.token),
+    ]);
+    const attacker = await createToken('Attacker token');
+    const account = await attacker.agent.get('/account').expect(200);
+    const answer = await attacker.agent
+      .post(`/account/tokens/${row.id}/revoke`)
+      .type('form')
+      .send({ csrf_token: inputValue(account.text, 'csrf_token') })
+      .expect(400);
+    expect(answer.text).toContain('not found');
+    await request(api).get('/me').auth(victim.token, '').expect(200);
+  });
+
+  it('when the name is empty, then the page says the name is required', async () => {
+    const { agent } = await createToken('first');
+    const account = await agent.get('/account').expect(200);
+    const answer = await agent
+      .post('/account/tokens')
+      .type('form')
+      .send({ csrf_token: inputValue(account.text, 'csrf_token'), name: '   ' })
+      .expect(400);
+    expect(answer.text).toContain('name is required');
+  });
+
+  it('when Redis lost the records, then restoring from Postgres brings back live tokens and not revoked ones', async () => {
+    const live = await createToken('Keeps working');
+    const gone = await createToken('Revoked');
+    const account = await gone.agent.get('/account').expect(200);
+    const action = /action="(\/account\/tokens\/\d+\/revoke)"/.exec(account.text)![1];
+    await gone.agent
+      .post(action)
+      .type('form')
+      .send({ csrf_token: inputValue(account.text, 'csrf_token') })
+      .expect(303);
+    const email = uniqueEmail();
+    await createTestUser(auth.deps, email, password);
+    const oauth = await obtainTokens(auth.app, await createTestClient(auth.deps, { scope: 'user:r' }), {
+      email,
+      password,
+    });
+
+    for (const token of [live.token, gone.token, oauth.access_token]) {
+      await auth.deps.redis.del(accessTokenKey(hashToken(token)));
+    }
+    await request(api).get('/me').auth(live.token, '').expect(401);
+    expect(await restoreIntrospectionRecords(auth.deps)).toBeGreaterThanOrEqual(2);
+    await request(api).get('/me').auth(live.token, '').expect(200);
+    await request(api).get('/me').set('Authorization', `Bearer ${oauth.access_token}`).expect(200);
+    await request(api).get('/me').auth(gone.token, '').expect(401);
+    const ttl = await auth.deps.redis.ttl(accessTokenKey(hashToken(oauth.access_token)));
+    expect(ttl).toBeGreaterThan(3500);
+    expect(ttl).toBeLessThanOrEqual(3600);
+  });
+});
