@@ -42,8 +42,10 @@ export class Responder {
       res.status(304).end();
       return;
     }
+    // Written raw: res.send would re-serialise Content-Type and quote the profile parameter.
     res.setHeader('Content-Type', contentTypeFor(res.locals.format as ResponseFormat, this.options.baseUrl, schema));
-    res.send(body);
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
   }
 
   /** One object (already presented: compacted, ids as strings, formatted times). */
