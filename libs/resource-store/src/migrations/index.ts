@@ -3,6 +3,7 @@ import { CreateUsers1763800000000 } from './1763800000000-create-users';
 import { CreateSyncInfrastructure1763800200000 } from './1763800200000-create-sync-infrastructure';
 import { CreateCategoriesAndTags1763800200100 } from './1763800200100-create-categories-and-tags';
 import { CreateCurrencyRates1763800300000 } from './1763800300000-create-currency-rates';
+import { CreateAccountsAndEntries1763800310000 } from './1763800310000-create-accounts-and-entries';
 import { CreateExportsNotificationsPush1763800400000 } from './1763800400000-create-exports-notifications-push';
 
 /** The resource schema, in order. Append new migrations; never edit one that has shipped. */
@@ -14,6 +15,7 @@ export const resourceMigrations: MigrationSet = {
     CreateSyncInfrastructure1763800200000,
     CreateCategoriesAndTags1763800200100,
     CreateCurrencyRates1763800300000,
+    CreateAccountsAndEntries1763800310000,
     CreateExportsNotificationsPush1763800400000,
   ],
 };

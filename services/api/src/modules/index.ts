@@ -1,4 +1,7 @@
 import type { ApiModule } from './api-module';
+import { accountsModule } from './accounts/accounts.module';
+import { currenciesModule } from './currencies/currencies.module';
+import { entriesModule } from './entries/entries.module';
 import { categoriesModule } from './categories/categories.module';
 import { meModule } from './me/me.module';
 import { rateLimitModule } from './rate-limit/rate-limit.module';
@@ -14,4 +17,7 @@ export const apiModules: ApiModule[] = [
   meModule,
   categoriesModule,
   tagsModule,
+  accountsModule,
+  entriesModule,
+  currenciesModule,
 ];

@@ -1,0 +1,95 @@
+import { inputError, notFound } from '@pfs/errors';
+import { accountsTable, withUserChange } from '@pfs/resource-store';
+import type { EntityManager } from 'typeorm';
+import { readEntryDraft } from '../entries/entry-draft';
+import { EntryWriter } from '../entries/entry-writer';
+import type { LedgerDeps } from '../entries/ledger.deps';
+
+const MAX_ORDER = 255;
+
+/** Writes positions 0, 1, 2… in the given order; only accounts whose position changes get a new revision. */
+async function writeOrder(
+  deps: LedgerDeps,
+  manager: EntityManager,
+  userId: string,
+  changeSeq: string,
+  ids: string[],
+) {
+  const accounts = await deps.accounts.listInOrder(manager, userId);
+  const byId = new Map(accounts.map((account) => [account.id, account]));
+  for (const [index, id] of ids.entries()) {
+    const account = byId.get(id)!;
+    const order = Math.min(index, MAX_ORDER);
+    if (account.order === order) continue;
+    await accountsTable.update(manager, userId, id, changeSeq, {
+      ...accountsTable.options.toSnapshot(account),
+      order,
+    });
+  }
+}
+
+/** POST /accounts/reorder: the listed accounts first, in that order, then the rest as they were. */
+export async function reorderAccounts(deps: LedgerDeps, userId: string, order: string[]): Promise<void> {
+  await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const current = (await deps.accounts.listInOrder(manager, userId)).map((account) => account.id);
+    const unknown = order.filter((id) => !current.includes(id));
+    if (unknown.length || new Set(order).size !== order.length) {
+      throw inputError([{ field: 'order', error: 'must list each of your accounts at most once' }]);
+    }
+    await writeOrder(deps, manager, userId, changeSeq, [
+      ...order,
+      ...current.filter((id) => !order.includes(id)),
+    ]);
+  });
+}
+
+/** POST /accounts/{id}/move: puts one account at `position` (0 = first; past the end = last). */
+export async function moveAccount(
+  deps: LedgerDeps,
+  userId: string,
+  id: string,
+  position: number,
+): Promise<void> {
+  await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const current = (await deps.accounts.listInOrder(manager, userId)).map((account) => account.id);
+    if (!current.includes(id)) throw notFound('Account', id);
+    const rest = current.filter((other) => other !== id);
+    rest.splice(Math.min(position, rest.length), 0, id);
+    await writeOrder(deps, manager, userId, changeSeq, rest);
+  });
+}
+
+/**
+ * POST /accounts/merge: every entry of `sources` moves to `target` (re-rated to its currency with the ECB
+ * rate of each entry's date when currencies differ), then the sources are deleted. One transaction.
+ */
+export async function mergeAccounts(
+  deps: LedgerDeps,
+  userId: string,
+  sources: string[],
+  target: string,
+): Promise<number> {
+  const user = await deps.users.findById(userId);
+  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const all = [...new Set([...sources, target])];
+    const found = await deps.accounts.lockAccounts(manager, userId, all);
+    const missing = all.find((id) => !found.some((account) => account.id === id));
+    if (missing) throw notFound('Account', missing);
+    const from = sources.filter((id) => id !== target);
+    const writer = new EntryWriter(deps, manager, userId, changeSeq, user?.currency ?? 'EUR');
+    await writer.loadAccounts(all);
+    const entries = await deps.entries.lockEntriesOfAccounts(manager, userId, from);
+    for (const entry of entries) {
+      const draft = readEntryDraft(deps.entries.table.options.toSnapshot(entry));
+      draft.account = target;
+      draft.currency = { ...draft.currency, rate: undefined };
+      await writer.replace(entry, writer.toSnapshot(draft, '', entry.transactionId ?? undefined));
+    }
+    await manager.query(
+      `UPDATE accounts SET parent_id = NULL, change_seq = $2 WHERE parent_id = ANY($1::bigint[])`,
+      [from, changeSeq],
+    );
+    await accountsTable.softDelete(manager, userId, from, changeSeq);
+    return entries.length;
+  });
+}

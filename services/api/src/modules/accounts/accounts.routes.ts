@@ -1,0 +1,119 @@
+import { inputError, notFound } from '@pfs/errors';
+import {
+  applyMergePatch,
+  isResourceId,
+  parseCreateBody,
+  parseListParam,
+  readClientModified,
+  requireScope,
+  userIdOf,
+} from '@pfs/resource-api';
+import { ACCOUNT_STATUSES, accountsTable, type SqlFilter } from '@pfs/resource-store';
+import { type Request, type Response, Router } from 'express';
+import type { ApiDependencies } from '../../dependencies';
+import { idempotentPost } from '../entries/idempotency';
+import { ledgerDepsOf } from '../entries/ledger-deps-of';
+import { mergeAccounts, moveAccount, reorderAccounts } from './account-order.use-case';
+import { createAccount, deleteAccount, updateAccount } from './account-use-cases';
+import { presentAccount } from './accounts.presenter';
+
+function readFilters(req: Request): SqlFilter[] {
+  const query = req.query as Record<string, unknown>;
+  const filters: SqlFilter[] = [];
+  if (query.status !== undefined) {
+    if (!ACCOUNT_STATUSES.includes(query.status as (typeof ACCOUNT_STATUSES)[number])) {
+      throw inputError([{ field: 'status', error: `must be one of ${ACCOUNT_STATUSES.join(', ')}` }]);
+    }
+    filters.push((param) => `t.status = ${param(query.status)}`);
+  }
+  const ids = parseListParam(query, 'ids', isResourceId);
+  if (ids) filters.push((param) => `t.id = ANY(${param(ids)}::bigint[])`);
+  return filters;
+}
+
+const readIdList = (value: unknown, field: string): string[] => {
+  if (!Array.isArray(value) || !value.length || value.length > 500 || !value.every(isResourceId)) {
+    throw inputError([{ field, error: 'must be a non-empty array of account ids' }]);
+  }
+  return value;
+};
+
+export function accountsRoutes(deps: ApiDependencies): Router {
+  const router = Router();
+  const api = deps.resourceApi;
+  const ledger = ledgerDepsOf(deps);
+  const idempotent = idempotentPost(deps.dataSource);
+
+  router.get('/accounts', requireScope('accounts:r'), async (req, res) => {
+    const params = api.parseList(req, { endpoint: 'accounts' });
+    const result = await accountsTable.list(deps.dataSource, userIdOf(req), params, readFilters(req));
+    api.respond.sendList(req, res, { schema: 'accounts', params, result, present: presentAccount });
+  });
+
+  router.post('/accounts/reorder', requireScope('accounts:rw'), async (req, res) => {
+    await reorderAccounts(
+      ledger,
+      userIdOf(req),
+      readIdList((req.body as { order?: unknown })?.order, 'order'),
+    );
+    api.respond.sendNoContent(res);
+  });
+
+  router.post('/accounts/merge', requireScope('accounts:rw'), async (req, res) => {
+    const body = req.body as { accounts?: unknown; account?: unknown };
+    const sources = readIdList(body?.accounts, 'accounts');
+    if (!isResourceId(body?.account))
+      throw inputError([{ field: 'account', error: 'must be an account id' }]);
+    await mergeAccounts(ledger, userIdOf(req), sources, body.account);
+    api.respond.sendNoContent(res);
+  });
+
+  router.post('/accounts/:id/move', requireScope('accounts:rw'), async (req, res) => {
+    const position = (req.body as { position?: unknown })?.position;
+    if (!Number.isInteger(position) || (position as number) < 0) {
+      throw inputError([{ field: 'position', error: 'must be an integer of at least 0' }]);
+    }
+    await moveAccount(ledger, userIdOf(req), String(req.params.id), position as number);
+    api.respond.sendNoContent(res);
+  });
+
+  router.get('/accounts/:id', requireScope('accounts:r'), async (req, res) => {
+    const account = await accountsTable.findById(deps.dataSource, userIdOf(req), String(req.params.id));
+    if (!account) throw notFound('Account', String(req.params.id));
+    api.respond.sendObject(req, res, 'accounts', presentAccount(account), account.modifiedAt);
+  });
+
+  router.post('/accounts', requireScope('accounts:rw'), async (req, res) => {
+    await idempotent(req, res, async () => {
+      const state = await parseCreateBody(api.schemas, 'accounts', req.body);
+      const created = await createAccount(ledger, userIdOf(req), state);
+      return { status: 201, headers: { Location: `${deps.config.BASE_URL}/accounts/${created.id}` } };
+    });
+  });
+
+  const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {
+    const clientModified = readClientModified(req.body);
+    const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('accounts', req.body);
+    const updated = await updateAccount(ledger, userIdOf(req), {
+      id: String(req.params.id),
+      clientModified,
+      intended: (edited) => {
+        if (mode === 'put') return body;
+        const patched = applyMergePatch(edited, { ...(req.body as object), modified: undefined });
+        const { modified: _m, ...state } = api.schemas.normalizeUpdate('accounts', patched);
+        return state;
+      },
+      presentCurrent: presentAccount,
+    });
+    api.respond.sendObject(req, res, 'accounts', presentAccount(updated), updated.modifiedAt);
+  };
+  router.put('/accounts/:id', requireScope('accounts:rw'), update('put'));
+  router.patch('/accounts/:id', requireScope('accounts:rw'), update('patch'));
+
+  router.delete('/accounts/:id', requireScope('accounts:rw'), async (req, res) => {
+    await deleteAccount(ledger, userIdOf(req), String(req.params.id));
+    api.respond.sendNoContent(res);
+  });
+
+  return router;
+}

@@ -1,0 +1,40 @@
+import { amountToJson } from '@pfs/money';
+import { compact, formatModified, formatTimestamp } from '@pfs/resource-api';
+import type { Entry } from '@pfs/resource-store';
+
+/** The `/entries` representation. `companion` is the other side of a transfer, when there is one. */
+export function presentEntry(entry: Entry, companion?: Entry): Record<string, unknown> {
+  return compact({
+    id: entry.id,
+    amount: amountToJson(entry.amount),
+    currency: {
+      code: entry.currency,
+      rate: amountToJson(entry.rate),
+      main_rate: entry.mainRate === null ? undefined : amountToJson(entry.mainRate),
+      fixed: entry.fixed,
+    },
+    date: entry.date,
+    desc: entry.description,
+    account: entry.accountId,
+    category: entry.categoryId,
+    tags: entry.tagIds,
+    location: entry.location,
+    reminders: entry.reminders,
+    completed: entry.completed,
+    transaction:
+      entry.transactionId === null
+        ? undefined
+        : {
+            id: entry.transactionId,
+            account: companion?.accountId,
+            amount: companion ? amountToJson(companion.amount) : undefined,
+            currency: companion
+              ? { code: companion.currency, rate: amountToJson(companion.rate) }
+              : undefined,
+          },
+    created: formatTimestamp(entry.createdAt),
+    modified: formatModified(entry.modifiedAt),
+    deleted: entry.deleted || undefined,
+    extra: entry.extra,
+  });
+}

@@ -1,0 +1,163 @@
+import { inputError, notFound } from '@pfs/errors';
+import { amountToJson } from '@pfs/money';
+import {
+  applyMergePatch,
+  parseCreateBody,
+  readClientModified,
+  requireScope,
+  userIdOf,
+} from '@pfs/resource-api';
+import { buildEntryFilters, type Entry, entriesTable, type Snapshot } from '@pfs/resource-store';
+import { type Request, type Response, Router } from 'express';
+import type { ApiDependencies } from '../../dependencies';
+import { createEntries, MAX_BATCH } from './create-entries.use-case';
+import { deleteEntry } from './delete-entry.use-case';
+import { readEntryDraft } from './entry-draft';
+import { readEntryFilters } from './entry-list-filters';
+import { presentEntry } from './entries.presenter';
+import { idempotentPost } from './idempotency';
+import { ledgerDepsOf } from './ledger-deps-of';
+import { manageEntries, readManageRequest } from './manage-entries.use-case';
+import { SumRange, sumEntries } from './sum-entries.use-case';
+import { canonicalEntryState, readTransferIntent } from './entry-state';
+import { updateEntry } from './update-entry.use-case';
+
+export function entriesRoutes(deps: ApiDependencies): Router {
+  const router = Router();
+  const api = deps.resourceApi;
+  const ledger = ledgerDepsOf(deps);
+  const idempotent = idempotentPost(deps.dataSource);
+
+  /** Each transfer's companion, for presenting `transaction` with its account and amount. */
+  async function companionsOf(userId: string, entries: Entry[]): Promise<Map<string, Entry>> {
+    const ids = entries.flatMap((entry) => (entry.transactionId ? [entry.transactionId] : []));
+    if (!ids.length) return new Map();
+    const found = await entriesTable.findByIds(deps.dataSource, userId, ids);
+    return new Map(found.map((entry) => [entry.id, entry]));
+  }
+
+  router.get('/entries', requireScope('entries:r'), async (req, res) => {
+    const userId = userIdOf(req);
+    const params = api.parseList(req, { endpoint: 'entries' });
+    const result = await entriesTable.list(
+      deps.dataSource,
+      userId,
+      params,
+      buildEntryFilters(readEntryFilters(req)),
+    );
+    const companions = await companionsOf(userId, result.items);
+    api.respond.sendList(req, res, {
+      schema: 'entries',
+      params,
+      result,
+      present: (entry) => presentEntry(entry, companions.get(entry.transactionId ?? '')),
+    });
+  });
+
+  router.get('/entries/sums', requireScope('entries:r'), async (req, res) => {
+    const range = (req.query.range ?? 'day') as SumRange;
+    if (!['day', 'week', 'month'].includes(range))
+      throw inputError([{ field: 'range', error: 'must be one of day, week, month' }]);
+    if (typeof req.query.currency !== 'string')
+      throw inputError([{ field: 'currency', error: 'is required' }]);
+    const sums = await sumEntries(ledger, userIdOf(req), {
+      filters: readEntryFilters(req, { requireRange: true }),
+      currency: req.query.currency,
+      range,
+    });
+    const body = sums.map((period) => ({
+      day: period.day,
+      expenses: { sum: amountToJson(period.expenses.sum), count: period.expenses.count },
+      incomes: { sum: amountToJson(period.incomes.sum), count: period.incomes.count },
+    }));
+    api.respond.sendObject(req, res, 'entries', body);
+  });
+
+  router.post('/entries/manage', requireScope('entries:rw'), async (req, res) => {
+    await manageEntries(ledger, userIdOf(req), readManageRequest(req.body));
+    api.respond.sendNoContent(res);
+  });
+
+  router.get('/entries/:id', requireScope('entries:r'), async (req, res) => {
+    const userId = userIdOf(req);
+    const entry = await entriesTable.findById(deps.dataSource, userId, String(req.params.id));
+    if (!entry) throw notFound('Entry', String(req.params.id));
+    const companions = await companionsOf(userId, [entry]);
+    api.respond.sendObject(
+      req,
+      res,
+      'entries',
+      presentEntry(entry, companions.get(entry.transactionId ?? '')),
+      entry.modifiedAt,
+    );
+  });
+
+  router.post('/entries', requireScope('entries:rw'), async (req, res) => {
+    await idempotent(req, res, async () => {
+      const isBatch = Array.isArray(req.body);
+      const bodies: unknown[] = isBatch ? req.body : [req.body];
+      if (!bodies.length || bodies.length > MAX_BATCH) {
+        throw inputError([{ field: '(body)', error: `must hold 1–${MAX_BATCH} entries` }]);
+      }
+      const drafts = [];
+      for (const [index, body] of bodies.entries()) {
+        const prefix = isBatch ? `${index}.` : '';
+        const state = await parseCreateBody(api.schemas, 'entries', body).catch((error) => {
+          throw isBatch && error.fields
+            ? inputError(
+                error.fields.map((f: { field: string; error: string }) => ({
+                  ...f,
+                  field: prefix + f.field,
+                })),
+              )
+            : error;
+        });
+        drafts.push(readEntryDraft(state, prefix));
+      }
+      const created = await createEntries(ledger, userIdOf(req), drafts, isBatch);
+      const location = `${deps.config.BASE_URL}/entries/${created[0].id}`;
+      if (!isBatch) return { status: 201, headers: { Location: location } };
+      return {
+        status: 201,
+        headers: { Location: location },
+        body: created.map((entry) => ({ id: entry.id })),
+      };
+    });
+  });
+
+  const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {
+    const userId = userIdOf(req);
+    const clientModified = readClientModified(req.body);
+    const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('entries', req.body);
+    const intended = (edited: Snapshot): Snapshot => {
+      if (mode === 'put') return canonicalEntryState(body);
+      const patched = applyMergePatch(edited, { ...(req.body as object), modified: undefined });
+      const { modified: _m, ...state } = api.schemas.normalizeUpdate('entries', patched);
+      return canonicalEntryState(state);
+    };
+    const updated = await updateEntry(ledger, userId, {
+      id: String(req.params.id),
+      clientModified,
+      intended,
+      transfer: readTransferIntent(mode, req.body, body),
+      presentCurrent: (entry) => presentEntry(entry),
+    });
+    const companions = await companionsOf(userId, [updated]);
+    api.respond.sendObject(
+      req,
+      res,
+      'entries',
+      presentEntry(updated, companions.get(updated.transactionId ?? '')),
+      updated.modifiedAt,
+    );
+  };
+  router.put('/entries/:id', requireScope('entries:rw'), update('put'));
+  router.patch('/entries/:id', requireScope('entries:rw'), update('patch'));
+
+  router.delete('/entries/:id', requireScope('entries:rw'), async (req, res) => {
+    await deleteEntry(ledger, userIdOf(req), String(req.params.id));
+    api.respond.sendNoContent(res);
+  });
+
+  return router;
+}

@@ -1,0 +1,207 @@
+import type { JsonSchema, ResourceSchema } from '@pfs/resource-api';
+
+const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' };
+const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 };
+const currency = {
+  type: 'object',
+  required: ['code'],
+  properties: {
+    code: { type: 'string', pattern: '^[A-Z]{3}$' },
+    rate: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description: 'Units of the account currency per unit of this one; default: the ECB rate of the date.',
+    },
+    main_rate: {
+      type: 'number',
+      readOnly: true,
+      description: 'Units of the main currency per unit of this one.',
+    },
+    fixed: { type: 'boolean' },
+  },
+};
+const idList = (what: string) => ({
+  type: 'string',
+  description: `Comma-separated ${what} ids; prefix the parameter with ! to exclude them.`,
+});
+
+export const entryListQuery: JsonSchema = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 0, default: 0 },
+    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
+    since: { type: 'string' },
+    include_deleted: { type: 'boolean' },
+    from: { type: 'string', format: 'date' },
+    to: { type: 'string', format: 'date' },
+    type: { type: 'string', enum: ['expense', 'income', 'transaction'] },
+    accounts: idList('account'),
+    '!accounts': idList('account'),
+    categories: idList('category'),
+    '!categories': idList('category'),
+    tags: idList('tag'),
+    '!tags': idList('tag'),
+    locations: idList('location'),
+    '!locations': idList('location'),
+    search: { type: 'string', maxLength: 255 },
+    ids: { type: 'string' },
+  },
+};
+
+export const entriesSchema: ResourceSchema = {
+  name: 'entries',
+  title: 'Entry',
+  description:
+    'An expense (amount < 0) or income (amount > 0) in an account. Amounts are exact decimals rounded half-even to the currency precision. An entry with `transaction` is a transfer: the server keeps its companion entry in the other account in step.',
+  properties: {
+    id: { type: 'string', readOnly: true },
+    amount,
+    currency,
+    date: { type: 'string', format: 'date' },
+    desc: { type: 'string', maxLength: 3072 },
+    account: id,
+    category: id,
+    tags: { type: 'array', maxItems: 100, items: id },
+    location: {
+      type: 'object',
+      required: ['latitude', 'longitude'],
+      properties: {
+        id,
+        venue_id: { type: 'string', maxLength: 255 },
+        latitude: { type: 'number', minimum: -90, maximum: 90 },
+        longitude: { type: 'number', minimum: -180, maximum: 180 },
+      },
+    },
+    reminders: {
+      type: 'array',
+      maxItems: 5,
+      items: {
+        type: 'object',
+        required: ['period', 'number', 'at'],
+        properties: {
+          period: { type: 'string', enum: ['day', 'week', 'month', 'year'] },
+          number: { type: 'integer', minimum: 0, maximum: 255 },
+          at: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$' },
+        },
+      },
+    },
+    completed: { type: 'boolean' },
+    transaction: {
+      type: 'object',
+      required: ['account'],
+      description:
+        'Makes the entry a transfer to or from `account`; amount and currency default to the opposite of the entry.',
+      properties: { id: { ...id, readOnly: true }, account: id, amount, currency },
+    },
+    created: { type: 'string', format: 'date-time', readOnly: true },
+    modified: { type: 'string', readOnly: true },
+    deleted: { type: 'boolean', readOnly: true },
+    extra: { type: 'object' },
+  },
+  createRequired: ['amount', 'currency', 'date', 'account', 'category'],
+  updateRequired: ['amount', 'currency', 'date', 'account', 'category'],
+  links: [
+    {
+      rel: 'list',
+      href: '/entries',
+      method: 'GET',
+      title: 'List entries',
+      hrefSchema: entryListQuery,
+      target: 'list',
+      scope: 'entries:r',
+    },
+    {
+      rel: 'create',
+      href: '/entries',
+      method: 'POST',
+      title: 'Create an entry, or many (a JSON array; all or nothing)',
+      submission: 'create',
+      scope: 'entries:rw',
+    },
+    {
+      rel: 'self',
+      href: '/entries/{id}',
+      method: 'GET',
+      title: 'Get an entry',
+      target: 'object',
+      scope: 'entries:r',
+    },
+    {
+      rel: 'update',
+      href: '/entries/{id}',
+      method: 'PUT',
+      title: 'Replace an entry',
+      submission: 'update',
+      target: 'object',
+      scope: 'entries:rw',
+    },
+    {
+      rel: 'patch',
+      href: '/entries/{id}',
+      method: 'PATCH',
+      title: 'Change some fields (JSON merge patch)',
+      submission: 'patch',
+      target: 'object',
+      scope: 'entries:rw',
+    },
+    {
+      rel: 'delete',
+      href: '/entries/{id}',
+      method: 'DELETE',
+      title: 'Delete an entry (and its transfer companion)',
+      scope: 'entries:rw',
+    },
+    {
+      rel: 'sums',
+      href: '/entries/sums',
+      method: 'GET',
+      title: 'Expense and income sums per day, week or month in one currency',
+      hrefSchema: {
+        type: 'object',
+        required: ['from', 'to', 'currency'],
+        properties: {
+          ...(entryListQuery.properties as object),
+          currency: { type: 'string' },
+          range: { type: 'string', enum: ['day', 'week', 'month'] },
+        },
+      },
+      target: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            day: { type: 'string', format: 'date' },
+            expenses: { type: 'object', properties: { sum: { type: 'number' }, count: { type: 'integer' } } },
+            incomes: { type: 'object', properties: { sum: { type: 'number' }, count: { type: 'integer' } } },
+          },
+        },
+      },
+      scope: 'entries:r',
+    },
+    {
+      rel: 'manage',
+      href: '/entries/manage',
+      method: 'POST',
+      title: 'Set or add/remove tags, account or category on every entry matching `with`',
+      submission: {
+        type: 'object',
+        required: ['with'],
+        properties: {
+          with: {
+            type: 'object',
+            properties: {
+              tags: { type: 'array' },
+              accounts: { type: 'array' },
+              categories: { type: 'array' },
+              description: { type: 'string' },
+            },
+          },
+          set: { type: 'object', properties: { tags: { type: 'array' }, account: id, category: id } },
+          add: { type: 'object', properties: { tags: { type: 'array' } } },
+          remove: { type: 'object', properties: { tags: { type: 'array' } } },
+        },
+      },
+      scope: 'entries:rw',
+    },
+  ],
+};

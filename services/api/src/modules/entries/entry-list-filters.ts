@@ -1,0 +1,50 @@
+import { inputError } from '@pfs/errors';
+import { isResourceId, parseListParam } from '@pfs/resource-api';
+import type { EntryFilters, IdFilter } from '@pfs/resource-store';
+import type { Request } from 'express';
+import { isValidDate } from './entry-draft';
+
+const TYPES = ['expense', 'income', 'transaction'] as const;
+
+function idFilters(query: Record<string, unknown>, name: string): IdFilter[] | undefined {
+  const filters: IdFilter[] = [];
+  for (const [key, negate] of [
+    [name, false],
+    [`!${name}`, true],
+  ] as const) {
+    const ids = parseListParam(query, key, isResourceId);
+    if (ids) filters.push({ ids, negate });
+  }
+  return filters.length ? filters : undefined;
+}
+
+/** Reads `/entries` (and `/entries/sums`) filters; a bad value is a 400 naming the parameter. */
+export function readEntryFilters(req: Request, options: { requireRange?: boolean } = {}): EntryFilters {
+  const query = req.query as Record<string, unknown>;
+  for (const name of ['from', 'to'] as const) {
+    if (query[name] !== undefined && !isValidDate(query[name]))
+      throw inputError([{ field: name, error: 'must be a date YYYY-MM-DD' }]);
+    if (options.requireRange && query[name] === undefined)
+      throw inputError([{ field: name, error: 'is required' }]);
+  }
+  if (query.from && query.to && (query.to as string) < (query.from as string)) {
+    throw inputError([{ field: 'to', error: 'must not be before from' }]);
+  }
+  if (query.type !== undefined && !TYPES.includes(query.type as (typeof TYPES)[number])) {
+    throw inputError([{ field: 'type', error: `must be one of ${TYPES.join(', ')}` }]);
+  }
+  if (query.search !== undefined && (typeof query.search !== 'string' || query.search.length > 255)) {
+    throw inputError([{ field: 'search', error: 'must be a string of at most 255 characters' }]);
+  }
+  return {
+    from: query.from as string | undefined,
+    to: query.to as string | undefined,
+    type: query.type as EntryFilters['type'],
+    accounts: idFilters(query, 'accounts'),
+    categories: idFilters(query, 'categories'),
+    tags: idFilters(query, 'tags'),
+    locations: idFilters(query, 'locations'),
+    search: (query.search as string | undefined) || undefined,
+    ids: parseListParam(query, 'ids', isResourceId),
+  };
+}

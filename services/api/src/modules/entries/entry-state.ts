@@ -1,0 +1,49 @@
+import { formatAmount, parseAmount } from '@pfs/money';
+import type { Snapshot } from '@pfs/resource-store';
+import { readEntryDraft } from './entry-draft';
+import type { TransferIntent } from './update-entry.use-case';
+
+const canonicalAmount = (value: unknown) => {
+  const amount = parseAmount(value);
+  return amount ? formatAmount(amount) : value;
+};
+
+/**
+ * Puts a client's entry state in the stored snapshot's form (amounts as exact decimal text, defaults
+ * filled), so a three-way merge compares like with like and sees only real changes.
+ */
+export function canonicalEntryState(state: Snapshot): Snapshot {
+  const out: Snapshot = { ...state, completed: state.completed === true };
+  if (state.amount !== undefined) out.amount = canonicalAmount(state.amount);
+  const currency = state.currency as Record<string, unknown> | undefined;
+  if (currency) {
+    out.currency = {
+      code: currency.code,
+      ...(currency.rate !== undefined ? { rate: canonicalAmount(currency.rate) } : {}),
+      fixed: currency.fixed === true,
+    };
+  }
+  delete out.transaction;
+  return out;
+}
+
+/**
+ * What the write asks of the transfer. PUT is a full representation: no `transaction` removes it.
+ * PATCH leaves it unless the patch names it (null removes it).
+ */
+export function readTransferIntent(
+  mode: 'put' | 'patch',
+  rawBody: unknown,
+  normalized: Snapshot,
+): TransferIntent {
+  const raw = rawBody as Record<string, unknown>;
+  if (mode === 'patch' && !('transaction' in raw)) return 'keep';
+  if (!normalized.transaction) return 'remove';
+  // Reuse the draft reader's checks on the transaction object alone.
+  const transaction = normalized.transaction as Record<string, unknown>;
+  const draft = readEntryDraft(
+    { amount: 1, currency: { code: 'EUR' }, date: '2000-01-01', account: '1', transaction },
+    '',
+  );
+  return draft.transaction!;
+}

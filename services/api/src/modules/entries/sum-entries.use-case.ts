@@ -1,0 +1,65 @@
+import { inputError } from '@pfs/errors';
+import { convertAmount, Decimal, isKnownCurrency } from '@pfs/money';
+import { type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
+import type { LedgerDeps } from './ledger.deps';
+
+export type SumRange = 'day' | 'week' | 'month';
+
+export interface PeriodSum {
+  /** First day of the period: the day, the Monday of the week, the 1st of the month. */
+  day: string;
+  expenses: { sum: Decimal; count: number };
+  incomes: { sum: Decimal; count: number };
+}
+
+/** The first day of the period holding `date`; weeks start on Monday (ISO 8601). */
+export function periodStart(date: string, range: SumRange): string {
+  if (range === 'day') return date;
+  if (range === 'month') return `${date.slice(0, 7)}-01`;
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() - ((day.getUTCDay() + 6) % 7));
+  return day.toISOString().slice(0, 10);
+}
+
+/**
+ * Expense and income sums per period in `currency`. Rule (docs/ledger.md): entries are summed exactly per
+ * day and entry currency, each such total is converted with the ECB rate of that day and rounded half-even
+ * to the target precision, and those are added up. Transfers are not expenses or incomes and are left out.
+ */
+export async function sumEntries(
+  deps: LedgerDeps,
+  userId: string,
+  options: { filters: EntryFilters; currency: string; range: SumRange },
+): Promise<PeriodSum[]> {
+  if (!isKnownCurrency(options.currency))
+    throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
+  const totals = await sumEntriesByDay(deps.dataSource, userId, options.filters);
+  const periods = new Map<string, PeriodSum>();
+  for (const total of totals) {
+    const converted = convertAmount(deps.rates, {
+      amount: total.total,
+      from: total.currency,
+      to: options.currency,
+      date: total.date,
+    });
+    if (!converted) {
+      throw inputError([
+        {
+          field: 'currency',
+          error: `no stored rate from ${total.currency} to ${options.currency} on ${total.date}`,
+        },
+      ]);
+    }
+    const day = periodStart(total.date, options.range);
+    const period = periods.get(day) ?? {
+      day,
+      expenses: { sum: new Decimal(0), count: 0 },
+      incomes: { sum: new Decimal(0), count: 0 },
+    };
+    const side = total.kind === 'expense' ? period.expenses : period.incomes;
+    side.sum = side.sum.plus(converted);
+    side.count += total.count;
+    periods.set(day, period);
+  }
+  return [...periods.values()].sort((a, b) => (a.day < b.day ? -1 : 1));
+}
