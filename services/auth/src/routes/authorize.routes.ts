@@ -46,6 +46,22 @@ function redirectError(check: ValidCheck, error: string, description: string): s
   return buildRedirect(check.redirectUri, params, { inFragment: check.params.response_type === 'token' });
 }
 
+/**
+ * CSP form-action also governs where a form submission may be redirected (Chromium enforces it), so the
+ * consent page must allow the client's redirect origin besides our own, or the browser stops at "Allow".
+ */
+function allowFormRedirectTo(res: Response, redirectUri: string) {
+  const policy = res.getHeader('Content-Security-Policy');
+  if (typeof policy !== 'string') return;
+  const url = new URL(redirectUri);
+  // Apps' custom schemes (com.example.app:/cb) have no origin; their scheme is the CSP source.
+  const origin = url.origin === 'null' ? url.protocol : url.origin;
+  res.setHeader(
+    'Content-Security-Policy',
+    policy.replace("form-action 'self'", `form-action 'self' ${origin}`),
+  );
+}
+
 function redirectToSignIn(req: Request, res: Response) {
   res.redirect(302, `/login?return_to=${encodeURIComponent(req.originalUrl)}`);
 }
@@ -117,6 +133,7 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
     if (!session) return redirectToSignIn(req, res);
     const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
     res.setHeader('Cache-Control', 'no-store');
+    allowFormRedirectTo(res, check.redirectUri);
     res.type('html').send(
       consentPage({
         csrfToken,

@@ -1,0 +1,83 @@
+import { startHttpServer, RunningHttpServer } from '@pfs/http';
+import { uniqueEmail } from '@pfs/testing';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Browser, chromium } from 'playwright-core';
+import { exchangeCode } from '../support/browser-flow';
+import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+
+/** The pages in a real browser: headless Chromium walks sign-in → consent → redirect to the client. */
+describe('sign-in and consent in headless Chromium', () => {
+  let auth: AuthTestApp;
+  let server: RunningHttpServer;
+  let clientSite: Server;
+  let clientUrl: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    auth = await startAuthTestApp();
+    server = await startHttpServer(auth.app, { port: 0, host: '127.0.0.1' });
+    // The client application's callback: a page that just says it got the answer.
+    clientSite = createServer((_req, res) => res.end('<!doctype html><title>Callback</title><p>Thanks</p>'));
+    await new Promise<void>((resolve) => clientSite.listen(0, '127.0.0.1', resolve));
+    clientUrl = `http://127.0.0.1:${(clientSite.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => clientSite?.close(resolve));
+    await server?.stop();
+    await auth?.deps.close();
+  });
+
+  it('when a user signs in and allows, then the browser lands on the client callback with a code that buys tokens', async () => {
+    const email = uniqueEmail('browser');
+    const password = 'correct horse battery';
+    await createTestUser(auth.deps, email, password);
+    const client = await createTestClient(auth.deps, {
+      name: 'Browser Budget',
+      scope: 'user:r entries:rw',
+      redirectUri: `${clientUrl}/callback`,
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(
+        `${server.url}/oauth2/authorize?response_type=code&client_id=${client.client_id}&state=b-42`,
+      );
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+
+      await page.getByRole('heading', { name: 'Allow Browser Budget to use your account?' }).waitFor();
+      expect(await page.getByRole('listitem').allTextContents()).toEqual([
+        'entries:rw: Read and change your entries, tags, repeats and exports',
+        'user:r: Read your profile',
+      ]);
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.waitForURL(`${clientUrl}/callback?**`);
+
+      const landed = new URL(page.url());
+      expect(landed.searchParams.get('state')).toBe('b-42');
+      const code = landed.searchParams.get('code')!;
+      const tokens = await exchangeCode(auth.app, client, { code }).expect(200);
+      expect(tokens.body.access_token).toEqual(expect.any(String));
+
+      const cookies = await page.context().cookies(server.url);
+      const session = cookies.find((cookie) => cookie.name === 'pfs_session');
+      expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    } finally {
+      await page.close();
+    }
+  });
+});
