@@ -1,4 +1,4 @@
-import { createUser, PasswordHasher } from '@pfs/auth';
+import { createUser, loadOtpKey, OtpSecretCipher, PasswordHasher } from '@pfs/auth';
 import { parseArgs } from 'node:util';
 import { CliConfig, CliUsageError } from '../cli-context';
 import { withDataSource } from './with-data-source';
@@ -24,7 +24,8 @@ export async function userCreateCommand(config: CliConfig, args: string[]): Prom
     throw new CliUsageError(`--email and --password are required: ${USER_CREATE_USAGE}`);
   return withDataSource(config, async (dataSource) => {
     const created = await createUser(
-      { dataSource, passwords: new PasswordHasher() },
+      // The TOTP secret is stored encrypted with the auth service's AUTH_OTP_ENCRYPTION_KEY.
+      { dataSource, passwords: new PasswordHasher(), otpCipher: new OtpSecretCipher(loadOtpKey()) },
       {
         email: values.email!,
         password: values.password!,
