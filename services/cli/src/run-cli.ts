@@ -47,7 +47,8 @@ export async function runCli(argv: string[], io: CliIo, env: Env = process.env):
       io.stderr(fields ? `${error.message}\n${fields}` : error.message);
       return 2;
     }
-    if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    // Checked by code, not class: node's argument errors may come from another realm.
+    if (String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
       io.stderr(`${error.message}\n${USAGE}`);
       return 2;
     }
