@@ -35,7 +35,7 @@ export { categoryUsageCounters, countUsage, tagUsageCounters } from './repositor
 export type { UsageCount, UsageCounter } from './repositories/usage-counts';
 export { categoryReferenceHooks, tagReferenceHooks, tagToCategoryHooks } from './repositories/reference-hooks';
 export type { ReferenceHook } from './repositories/reference-hooks';
-export { ExportRepository } from './repositories/export.repository';
+export { ExportRepository, exportsTable } from './repositories/export.repository';
 export type { ExportListFilters, ExportProgress, ExportRecord, NewExport } from './repositories/export.repository';
 export { NotificationRepository } from './repositories/notification.repository';
 export type { NewNotification, NotificationRecord } from './repositories/notification.repository';

@@ -13,6 +13,7 @@ import type { ApiDependencies } from './dependencies';
 import { authenticate } from './middleware/authenticate.middleware';
 import { apiModules } from './modules';
 import { schemaRoutes } from './modules/schema/schema.routes';
+import { exportFilesRoutes } from './modules/exports/export-files.routes';
 import { personalTokenUseRecorder } from './middleware/personal-token-use';
 
 /** Express `trust proxy` from TRUST_PROXY: a hop count, true/false, or addresses/CIDRs/names. */
@@ -42,6 +43,8 @@ export function buildApiApp(deps: ApiDependencies): Express {
   );
   // Schemas, OpenAPI and the docs page are public: documentation needs no token.
   app.use(schemaRoutes(deps));
+  // Export downloads carry their own signed, expiring link instead of a bearer token.
+  app.use(exportFilesRoutes(deps));
   app.use(negotiateMediaType);
   app.use(authenticate(deps.gate, personalTokenUseRecorder(deps)));
   app.use(requireJsonBody);

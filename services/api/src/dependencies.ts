@@ -10,9 +10,11 @@ import {
   runMigrations,
   UserRepository,
 } from '@pfs/resource-store';
+import { createStorage, ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
 import { ApiConfig, SYNC_TOKEN_SECRET_DEV_DEFAULT } from './config';
 import { RateBook } from './modules/currencies/rate-book';
+import { createExportQueue, ExportQueue } from './modules/exports/export-queue';
 
 export interface ApiDependencies {
   config: ApiConfig;
@@ -26,6 +28,10 @@ export interface ApiDependencies {
   gate: RequestGate;
   /** EUR reference rates in memory (imported from the shipped ECB history on first start). */
   rates: RateBook;
+  /** Producer of export jobs (docs/exports.md). */
+  exportQueue: ExportQueue;
+  /** Where export files are stored; the API streams them for the fs driver's links. */
+  storage: ObjectStorage;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     redis.disconnect();
     throw new Error(`cannot reach Redis: ${(error as Error).message}`, { cause: error });
   }
+  const exportQueue = createExportQueue(config);
   return {
     config,
     logger,
@@ -69,7 +76,10 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       limit: config.RATE_LIMIT_LIMIT,
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     }),
+    exportQueue,
+    storage: createStorage(config),
     async close() {
+      await exportQueue.close();
       await closeRedis(redis);
       if (dataSource.isInitialized) await dataSource.destroy();
     },

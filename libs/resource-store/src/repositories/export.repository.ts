@@ -122,8 +122,17 @@ const exportsTable = new ResourceTable<ExportRecord>({
   kind: 'exports',
   columns: COLUMNS,
   toRecord,
-  toSnapshot: (record) => ({ seen: record.seen }),
-  toColumns: (snapshot) => ({ seen: snapshot.seen }),
+  // The writable fields in API shape: all fixed at creation except `seen`, the one a PUT changes.
+  toSnapshot: (record) => ({
+    type: record.type,
+    resources: record.resources,
+    formats: record.formats,
+    filters: record.filters ?? undefined,
+    from: record.from ?? undefined,
+    to: record.to ?? undefined,
+    seen: record.seen,
+  }),
+  toColumns: (snapshot) => ({ seen: snapshot.seen === true }),
 });
 
 export interface ExportListFilters {
@@ -136,6 +145,8 @@ export interface ExportListFilters {
  * the worker moves the status with `advance`, a conditional update, so a move happens once even when
  * two processes race on the same export.
  */
+export { exportsTable };
+
 export class ExportRepository {
   constructor(private readonly source: DataSource) {}
 
@@ -147,8 +158,18 @@ export class ExportRepository {
          RETURNING id::text AS id`,
         [userId, input.type, input.resources, input.formats, input.filters, input.from, input.to, changeSeq],
       );
+      await exportsTable.recordRevisions(manager, userId, [String(rows[0].id)]);
       return (await exportsTable.findById(manager, userId, String(rows[0].id)))!;
     });
+  }
+
+  /** PUT /exports/{id}: the layer's guarded update (modified checks, merges); only `seen` is written. */
+  update(
+    userId: string,
+    id: string,
+    decide: Parameters<ResourceTable<ExportRecord>['updateGuarded']>[3],
+  ): Promise<ExportRecord | undefined> {
+    return exportsTable.updateGuarded(this.source, userId, id, decide);
   }
 
   findById(
@@ -205,7 +226,10 @@ export class ExportRepository {
          RETURNING t.id`,
         values,
       );
-      return rows[0] ? exportsTable.findById(tx, userId, id) : undefined;
+      if (!rows[0]) return undefined;
+      // Each status move is a revision a client may hold; a later PUT of `seen` based on it must merge.
+      await exportsTable.recordRevisions(tx, userId, [id]);
+      return exportsTable.findById(tx, userId, id);
     };
     return manager ? run(manager) : this.source.transaction(run);
   }

@@ -6,6 +6,9 @@ import { categoriesModule } from './categories/categories.module';
 import { meModule } from './me/me.module';
 import { rateLimitModule } from './rate-limit/rate-limit.module';
 import { tagsModule } from './tags/tags.module';
+import { exportsModule } from './exports/exports.module';
+import { notificationsModule } from './notifications/notifications.module';
+import { pushModule } from './push/push.module';
 
 export type { ApiModule } from './api-module';
 
@@ -20,4 +23,7 @@ export const apiModules: ApiModule[] = [
   accountsModule,
   entriesModule,
   currenciesModule,
+  exportsModule,
+  notificationsModule,
+  pushModule,
 ];

@@ -1,0 +1,62 @@
+import { AppError } from '@pfs/errors';
+import { ExportRepository } from '@pfs/resource-store';
+import { ObjectNotFoundError, verifyDownloadToken } from '@pfs/storage';
+import { Router } from 'express';
+import type { ApiDependencies } from '../../dependencies';
+
+const KEY = /^exports\/([1-9]\d{0,17})\/([1-9]\d{0,17})\/([A-Za-z0-9][A-Za-z0-9._-]{0,199})$/;
+
+const CONTENT_TYPES: Record<string, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  json: 'application/json',
+};
+
+const forbidden = (description: string) => new AppError('FORBIDDEN', { description });
+
+/**
+ * GET /export-files/<key>?token=…: the filesystem driver's download links. No bearer token: the signed,
+ * expiring link is the credential, and it opens exactly the file it was signed for. The export must still
+ * exist (a deleted or expired export's link stops working even before the token expires).
+ */
+export function exportFilesRoutes(deps: Pick<ApiDependencies, 'dataSource' | 'config' | 'storage'>): Router {
+  const router = Router();
+  const exportsRepo = new ExportRepository(deps.dataSource);
+  router.get(/^\/export-files\/(.+)$/, async (req, res) => {
+    const key = String((req.params as Record<string, string>)[0]);
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    const match = KEY.exec(key);
+    if (!match || !token) throw forbidden('This download link is not valid.');
+    const check = verifyDownloadToken(deps.config.EXPORT_LINK_SECRET, key, token);
+    if (!check.valid) {
+      throw forbidden(
+        check.reason === 'expired' ? 'This download link has expired.' : 'This download link is not valid.',
+      );
+    }
+    const [, userId, exportId, filename] = match;
+    const record = await exportsRepo.findById(userId, exportId);
+    if (!record || record.storageKey !== key)
+      throw new AppError('OBJECT_NOT_FOUND', { description: 'This export no longer exists.' });
+    let stream;
+    try {
+      stream = await deps.storage.read(key);
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError)
+        throw new AppError('OBJECT_NOT_FOUND', { description: 'This export file no longer exists.' });
+      throw error;
+    }
+    const size = await deps.storage.size(key);
+    res.setHeader(
+      'Content-Type',
+      CONTENT_TYPES[filename.split('.').pop() ?? ''] ?? 'application/octet-stream',
+    );
+    res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+    res.setHeader('Cache-Control', 'private, no-store');
+    if (size !== undefined) res.setHeader('Content-Length', String(size));
+    stream.on('error', (error) => res.destroy(error));
+    stream.pipe(res);
+  });
+  return router;
+}

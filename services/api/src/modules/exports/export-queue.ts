@@ -1,0 +1,34 @@
+import {
+  EXPORT_JOB_NAME,
+  EXPORT_JOB_VERSION,
+  EXPORT_QUEUE_NAME,
+  exportJobOptions,
+  queuePrefix,
+} from '@pfs/contracts';
+import { createRedisClient } from '@pfs/redis';
+import { Queue } from 'bullmq';
+
+/** The producer side of the exports queue; ids only in the payload (no data, no secrets). */
+export interface ExportQueue {
+  enqueue(userId: string, exportId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createExportQueue(config: { REDIS_URL: string; REDIS_KEY_PREFIX: string }): ExportQueue {
+  const connection = createRedisClient({ url: config.REDIS_URL, keyPrefix: '', forBlockingQueue: true });
+  const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+  queue.on('error', () => undefined);
+  return {
+    async enqueue(userId, exportId) {
+      await queue.add(
+        EXPORT_JOB_NAME,
+        { version: EXPORT_JOB_VERSION, exportId, userId },
+        exportJobOptions(exportId),
+      );
+    },
+    async close() {
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { EXPORT_FORMATS, EXPORT_RESOURCES, EXPORT_STATUSES, EXPORT_TYPES } from '@pfs/contracts';
+import type { ResourceSchema } from '@pfs/resource-api';
+
+const ids = { type: 'array', items: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } };
+const perResource = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { categories: ids, '!categories': ids, tags: ids, '!tags': ids },
+};
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 0, default: 0 },
+    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
+    since: { type: 'string', description: 'A Service-Modified value of this endpoint.' },
+    include_deleted: { type: 'boolean' },
+    status: { type: 'string', enum: [...EXPORT_STATUSES] },
+    type: { type: 'string', enum: [...EXPORT_TYPES] },
+  },
+};
+
+export const exportsSchema: ResourceSchema = {
+  name: 'exports',
+  title: 'Export',
+  description:
+    "An export of the user's data, generated asynchronously: status moves generating → generated → sending → sent, or to error (see docs/exports.md). Only `seen` changes after creation.",
+  properties: {
+    id: { type: 'string', readOnly: true },
+    type: { type: 'string', enum: [...EXPORT_TYPES] },
+    resources: { type: 'array', items: { type: 'string', enum: [...EXPORT_RESOURCES] }, uniqueItems: true },
+    formats: { type: 'array', items: { type: 'string', enum: [...EXPORT_FORMATS] }, uniqueItems: true },
+    filters: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        accounts: ids,
+        '!accounts': ids,
+        locations: { type: 'array', items: { type: 'string' } },
+        '!locations': { type: 'array', items: { type: 'string' } },
+        expenses: perResource,
+        incomes: perResource,
+      },
+    },
+    from: { type: 'string', format: 'date' },
+    to: { type: 'string', format: 'date' },
+    created: { type: 'string', format: 'date-time', readOnly: true },
+    modified: { type: 'string', readOnly: true, description: 'Opaque; send it back on writes.' },
+    status: { type: 'string', enum: [...EXPORT_STATUSES], readOnly: true },
+    error: {
+      type: 'string',
+      readOnly: true,
+      description: 'Why the export failed (status error), for the user.',
+    },
+    seen: { type: 'boolean' },
+    data: {
+      type: 'object',
+      readOnly: true,
+      properties: {
+        path: { type: 'string', description: 'Signed download address; works until valid_until.' },
+        filename: { type: 'string' },
+        filesize: { type: 'integer' },
+        valid_until: { type: 'string', format: 'date-time' },
+      },
+    },
+    deleted: { type: 'boolean', readOnly: true },
+  },
+  createRequired: ['type'],
+  updateRequired: ['seen'],
+  links: [
+    {
+      rel: 'list',
+      href: '/exports',
+      method: 'GET',
+      title: 'List exports',
+      hrefSchema: listQuery,
+      target: 'list',
+      scope: 'entries:r budgets:r',
+    },
+    {
+      rel: 'create',
+      href: '/exports',
+      method: 'POST',
+      title: 'Request an export',
+      submission: 'create',
+      scope: 'entries:rw budgets:r (user_data also user:r)',
+    },
+    {
+      rel: 'self',
+      href: '/exports/{id}',
+      method: 'GET',
+      title: 'Get an export',
+      target: 'object',
+      scope: 'entries:r budgets:r',
+    },
+    {
+      rel: 'update',
+      href: '/exports/{id}',
+      method: 'PUT',
+      title: 'Mark an export seen',
+      submission: 'update',
+      target: 'object',
+      scope: 'entries:rw budgets:r',
+    },
+  ],
+};

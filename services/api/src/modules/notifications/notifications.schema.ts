@@ -1,0 +1,52 @@
+import type { ResourceSchema } from '@pfs/resource-api';
+
+export const notificationsSchema: ResourceSchema = {
+  name: 'notifications',
+  title: 'Notification',
+  description: 'Something the service tells the user, such as a finished export (type export).',
+  properties: {
+    id: { type: 'string', readOnly: true },
+    type: { type: 'string', readOnly: true, description: 'What it is about: export.' },
+    action: { type: 'string', readOnly: true, description: 'For exports: generated or error.' },
+    text: { type: 'string', readOnly: true },
+    date: { type: 'string', format: 'date-time', readOnly: true },
+    export: { type: 'string', readOnly: true, description: 'The export it is about, for type export.' },
+    modified: { type: 'string', readOnly: true },
+    deleted: { type: 'boolean', readOnly: true },
+  },
+  createRequired: [],
+  links: [
+    {
+      rel: 'list',
+      href: '/me/notifications',
+      method: 'GET',
+      title: 'List notifications',
+      hrefSchema: {
+        type: 'object',
+        properties: {
+          page: { type: 'integer', minimum: 0, default: 0 },
+          per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
+          since: { type: 'string' },
+          include_deleted: { type: 'boolean' },
+        },
+      },
+      target: 'list',
+      scope: 'user:r',
+    },
+    {
+      rel: 'self',
+      href: '/me/notifications/{id}',
+      method: 'GET',
+      title: 'Get a notification',
+      target: 'object',
+      scope: 'user:r',
+    },
+    {
+      rel: 'delete',
+      href: '/me/notifications/{id}',
+      method: 'DELETE',
+      title: 'Dismiss a notification',
+      scope: 'user:rw',
+    },
+  ],
+};

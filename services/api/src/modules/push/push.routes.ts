@@ -1,0 +1,37 @@
+import { inputError } from '@pfs/errors';
+import { requireScope, userIdOf } from '@pfs/resource-api';
+import { PUSH_TOKEN_TYPES, PushTokenRepository } from '@pfs/resource-store';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { ApiDependencies } from '../../dependencies';
+
+const body = z.object({
+  type: z.enum(PUSH_TOKEN_TYPES, {
+    errorMap: () => ({ message: `must be one of ${PUSH_TOKEN_TYPES.join(', ')}` }),
+  }),
+  token: z
+    .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(4096, 'must be at most 4096 characters'),
+});
+
+/**
+ * POST /me/push registers a device for push notifications. Scope: user:rw — registering a device
+ * changes the user's settings (which devices are told about their data), so a read-only grant may not.
+ */
+export function pushRoutes(deps: ApiDependencies): Router {
+  const router = Router();
+  const tokens = new PushTokenRepository(deps.dataSource);
+  router.post('/me/push', requireScope('user:rw'), async (req, res) => {
+    const parsed = body.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      throw inputError(
+        parsed.error.issues.map((issue) => ({ field: issue.path.join('.') || 'body', error: issue.message })),
+      );
+    }
+    await tokens.register(userIdOf(req), req.auth?.clientId, parsed.data.type, parsed.data.token);
+    deps.resourceApi.respond.sendNoContent(res);
+  });
+  return router;
+}

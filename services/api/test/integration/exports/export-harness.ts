@@ -1,0 +1,96 @@
+import { createRedisClient } from '@pfs/redis';
+import {
+  ExportRepository,
+  NotificationRepository,
+  PushTokenRepository,
+  UserRepository,
+} from '@pfs/resource-store';
+import { testLogger } from '@pfs/testing';
+import type { Worker } from 'bullmq';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { loadWorkerConfig } from '../../../../export-worker/src/config';
+import { createUserSlots } from '../../../../export-worker/src/delivery/user-slots';
+import { handleExportJob } from '../../../../export-worker/src/processors/handle-export-job';
+import { startExportWorker } from '../../../../export-worker/src/worker';
+import { ApiTestApp, startApiTestApp, TestUser } from '../../support/api-test-app';
+
+export const LINK_SECRET = 'api-test-export-link-secret';
+
+export interface ExportHarness {
+  api: ApiTestApp;
+  storageDir: string;
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+/**
+ * The API and a real export worker on their own Redis prefix and storage dir: POST /exports goes
+ * through BullMQ to the worker, which writes files the API then serves.
+ */
+export async function startExportHarness(): Promise<ExportHarness> {
+  const storageDir = await mkdtemp(join(tmpdir(), 'pfs-api-exports-'));
+  const env = {
+    REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX}exp-${Math.random().toString(36).slice(2, 8)}:`,
+    STORAGE_DIR: storageDir,
+    STORAGE_DRIVER: 'fs',
+    EXPORT_URL: 'http://127.0.0.1:3000/export-files',
+    EXPORT_LINK_SECRET: LINK_SECRET,
+  };
+  const api = await startApiTestApp(env);
+  const config = loadWorkerConfig({ ...process.env, ...env, WORKER_CONCURRENCY: '4' });
+  const redis = createRedisClient({
+    url: config.REDIS_URL,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    lazyConnect: false,
+  });
+  const source = api.deps.dataSource;
+  const worker = startExportWorker(
+    config,
+    testLogger(),
+    handleExportJob({
+      logger: testLogger(),
+      dataSource: source,
+      storage: api.deps.storage,
+      exports: new ExportRepository(source),
+      notifications: new NotificationRepository(source),
+      pushTokens: new PushTokenRepository(source),
+      users: new UserRepository(source),
+      slots: createUserSlots(redis, 2),
+      ttlSeconds: 3600,
+    }),
+  );
+  await worker.waitUntilReady();
+  return {
+    api,
+    storageDir,
+    worker,
+    async close() {
+      await worker.close();
+      redis.disconnect();
+      await api.close();
+      await rm(storageDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls GET /exports/{id} until the export reaches `status` (or fails the test after 20 s). */
+export async function waitForStatus(api: ApiTestApp, user: TestUser, id: string, status: string) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const answer = await request(api.app).get(`/exports/${id}`).set('Authorization', user.auth).expect(200);
+    if (answer.body.status === status) return answer.body;
+    if (Date.now() > deadline) throw new Error(`export ${id} stuck in ${answer.body.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The path and query of an absolute download URL, to replay against the in-process app. */
+export const localPath = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+};
+
+export const idFromLocation = (location: string) => location.split('/').pop()!;
