@@ -49,7 +49,7 @@ export async function runCli(argv: string[], io: CliIo, env: Env = process.env):
     }
     // Checked by code, not class: node's argument errors may come from another realm.
     if (String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`${error.message}\n${USAGE}`);
+      io.stderr(`${(error as Error).message}\n${USAGE}`);
       return 2;
     }
     io.stderr(`pfs ${command ?? ''} failed: ${(error as Error).message}`);
