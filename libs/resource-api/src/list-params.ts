@@ -39,7 +39,10 @@ export function parseListParams(req: Request, tokens: SyncTokens, options: Parse
     params.sinceSeq = tokens.readWatermark(userId, options.endpoint, query.since);
   }
   if (query.cursor !== undefined) {
-    const payload = typeof query.cursor === 'string' ? tokens.verify(userId, `${options.endpoint}#cursor`, query.cursor) : undefined;
+    const payload =
+      typeof query.cursor === 'string'
+        ? tokens.verify(userId, `${options.endpoint}#cursor`, query.cursor)
+        : undefined;
     const parts = payload?.split('.');
     if (!parts || parts.length !== 3) {
       throw inputError([{ field: 'cursor', error: 'must be a cursor taken from a Link header' }]);

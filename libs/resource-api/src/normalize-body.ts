@@ -12,10 +12,18 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 function normalizeValue(value: unknown, schema: JsonSchema): unknown {
   if (value === null) return undefined;
   if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
-  if (schema.type === 'string' && value === '' && (Number(schema.minLength ?? 0) > 0 || schema.enum || schema.pattern)) {
+  if (
+    schema.type === 'string' &&
+    value === '' &&
+    (Number(schema.minLength ?? 0) > 0 || schema.enum || schema.pattern)
+  ) {
     return undefined;
   }
-  if ((schema.type === 'number' || schema.type === 'integer') && value === 0 && schema.exclusiveMinimum === 0) {
+  if (
+    (schema.type === 'number' || schema.type === 'integer') &&
+    value === 0 &&
+    schema.exclusiveMinimum === 0
+  ) {
     return undefined;
   }
   if (schema.type === 'object' && isPlainObject(value) && schema.properties) {
@@ -24,7 +32,10 @@ function normalizeValue(value: unknown, schema: JsonSchema): unknown {
   return value;
 }
 
-function pick(body: Record<string, unknown>, properties: Record<string, JsonSchema>): Record<string, unknown> {
+function pick(
+  body: Record<string, unknown>,
+  properties: Record<string, JsonSchema>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(properties)) {
     if (!(name in body)) continue;
@@ -38,7 +49,10 @@ function pick(body: Record<string, unknown>, properties: Record<string, JsonSche
  * Keeps only the writable properties (read-only ones such as id, created, deleted, counts are ignored,
  * not errors) and normalises placeholders. A body that is not a JSON object is a 400.
  */
-export function normalizeBody(body: unknown, properties: Record<string, JsonSchema>): Record<string, unknown> {
+export function normalizeBody(
+  body: unknown,
+  properties: Record<string, JsonSchema>,
+): Record<string, unknown> {
   if (!isPlainObject(body)) throw inputError([{ field: '(body)', error: 'must be a JSON object' }]);
   return pick(body, properties);
 }

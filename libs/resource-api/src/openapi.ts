@@ -38,12 +38,18 @@ function requestBodyOf(schema: ResourceSchema, link: HyperLink): JsonSchema | un
         : link.submission === 'patch'
           ? { type: 'object', description: 'JSON merge patch (RFC 7396); modified is required.' }
           : link.submission;
-  return { required: true, content: { 'application/json': { schema: body }, [VENDOR_MEDIA_TYPE]: { schema: body } } };
+  return {
+    required: true,
+    content: { 'application/json': { schema: body }, [VENDOR_MEDIA_TYPE]: { schema: body } },
+  };
 }
 
 function responsesOf(schema: ResourceSchema, link: HyperLink): JsonSchema {
   const ref = { $ref: `#/components/schemas/${schema.name}` };
-  const error = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const error = {
+    description: 'Error',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
   const target = link.target ?? 'none';
   const ok =
     link.method === 'POST' && link.rel === 'create'
@@ -55,7 +61,8 @@ function responsesOf(schema: ResourceSchema, link: HyperLink): JsonSchema {
               description: 'OK',
               content: {
                 [VENDOR_MEDIA_TYPE]: {
-                  schema: target === 'list' ? { type: 'array', items: ref } : target === 'object' ? ref : target,
+                  schema:
+                    target === 'list' ? { type: 'array', items: ref } : target === 'object' ? ref : target,
                 },
               },
             },
@@ -93,7 +100,11 @@ export function buildOpenApi(schemas: ResourceSchema[], baseUrl: string): JsonSc
       schemas: components,
       securitySchemes: {
         oauth2: { type: 'oauth2', flows: {} },
-        personalToken: { type: 'http', scheme: 'basic', description: 'Personal token as user name, empty password.' },
+        personalToken: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'Personal token as user name, empty password.',
+        },
       },
     },
   };

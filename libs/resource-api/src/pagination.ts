@@ -28,8 +28,10 @@ export function parsePageParams(query: Query, defaultPerPage = DEFAULT_PER_PAGE)
   const perPage = readInteger(query, 'per_page') ?? defaultPerPage;
   if (page < 0) throw inputError([{ field: 'page', error: 'must be at least 0' }]);
   if (page > MAX_PAGE) throw inputError([{ field: 'page', error: `must be at most ${MAX_PAGE}` }]);
-  if (perPage < MIN_PER_PAGE) throw inputError([{ field: 'per_page', error: `must be at least ${MIN_PER_PAGE}` }]);
-  if (perPage > MAX_PER_PAGE) throw inputError([{ field: 'per_page', error: `must be at most ${MAX_PER_PAGE}` }]);
+  if (perPage < MIN_PER_PAGE)
+    throw inputError([{ field: 'per_page', error: `must be at least ${MIN_PER_PAGE}` }]);
+  if (perPage > MAX_PER_PAGE)
+    throw inputError([{ field: 'per_page', error: `must be at most ${MAX_PER_PAGE}` }]);
   return { page, perPage };
 }
 
@@ -92,8 +94,10 @@ export function lastPageOf(total: number, perPage: number): number {
 export function buildLinkHeader(options: LinkOptions): string {
   const last = lastPageOf(options.total, options.perPage);
   const links = [`<${pageHref(options, 0)}>; rel="first"`];
-  if (options.page > 0) links.push(`<${pageHref(options, Math.min(options.page - 1, last))}>; rel="previous"`);
-  if (options.page < last) links.push(`<${pageHref(options, options.page + 1, options.nextCursor)}>; rel="next"`);
+  if (options.page > 0)
+    links.push(`<${pageHref(options, Math.min(options.page - 1, last))}>; rel="previous"`);
+  if (options.page < last)
+    links.push(`<${pageHref(options, options.page + 1, options.nextCursor)}>; rel="next"`);
   links.push(`<${pageHref(options, last)}>; rel="last"`);
   return links.join(', ');
 }

@@ -88,7 +88,15 @@ export class RequestGate {
     const windowMs = this.options.windowSeconds * 1000;
     const reply = (await (
       this.redis as unknown as { pfsGate: (...args: unknown[]) => Promise<GateReply> }
-    ).pfsGate(key, this.options.keyPrefix, Date.now(), windowMs, this.options.limit, clientIp, count ? '1' : '0')) as GateReply;
+    ).pfsGate(
+      key,
+      this.options.keyPrefix,
+      Date.now(),
+      windowMs,
+      this.options.limit,
+      clientIp,
+      count ? '1' : '0',
+    )) as GateReply;
     const [raw, allowed, used, waitMs, bucketKey] = reply;
     let record = token ? parseAccessTokenRecord(raw) : undefined;
     if (record?.exp !== undefined && record.exp * 1000 <= Date.now()) record = undefined;

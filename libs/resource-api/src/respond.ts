@@ -43,7 +43,10 @@ export class Responder {
       return;
     }
     // Written raw: res.send would re-serialise Content-Type and quote the profile parameter.
-    res.setHeader('Content-Type', contentTypeFor(res.locals.format as ResponseFormat, this.options.baseUrl, schema));
+    res.setHeader(
+      'Content-Type',
+      contentTypeFor(res.locals.format as ResponseFormat, this.options.baseUrl, schema),
+    );
     res.setHeader('Content-Length', Buffer.byteLength(body));
     res.end(body);
   }

@@ -2,7 +2,13 @@ import { inputError } from '@pfs/errors';
 import Ajv2019, { ErrorObject, ValidateFunction } from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { normalizeBody } from './normalize-body';
-import { createSchemaOf, JsonSchema, ResourceSchema, updateSchemaOf, writableProperties } from './resource-schema';
+import {
+  createSchemaOf,
+  JsonSchema,
+  ResourceSchema,
+  updateSchemaOf,
+  writableProperties,
+} from './resource-schema';
 
 function fieldOf(error: ErrorObject): string {
   const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -41,7 +47,10 @@ export class SchemaRegistry {
   }
 
   register(schema: ResourceSchema): void {
-    if (this.compiled.has(schema.name)) throw new Error(`schema ${schema.name} registered twice`);
+    const existing = this.compiled.get(schema.name);
+    // The same module registering again (a second app over the same dependencies) is harmless.
+    if (existing?.schema === schema) return;
+    if (existing) throw new Error(`two different schemas are named ${schema.name}`);
     this.compiled.set(schema.name, {
       schema,
       create: this.ajv.compile(createSchemaOf(schema)),

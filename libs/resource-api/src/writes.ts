@@ -84,7 +84,9 @@ export async function resolveWrite(options: ResolveWriteOptions): Promise<Snapsh
     return options.intended(options.current);
   }
   const base =
-    options.clientModified < options.currentModified ? await options.loadRevision(options.clientModified) : undefined;
+    options.clientModified < options.currentModified
+      ? await options.loadRevision(options.clientModified)
+      : undefined;
   if (!base) {
     throw new AppError('MODIFIED_INVALID', {
       description: 'modified is not a value the server issued for this object; fetch it again.',

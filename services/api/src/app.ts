@@ -25,7 +25,9 @@ function trustProxyValue(raw: string): boolean | number | string {
 
 /** Builds the resource API from its dependencies; no I/O happens here. */
 export function buildApiApp(deps: ApiDependencies): Express {
-  for (const module of apiModules) module.schemas?.forEach((schema) => deps.resourceApi.schemas.register(schema));
+  for (const module of apiModules) {
+    module.schemas?.forEach((schema) => deps.resourceApi.schemas.register(schema));
+  }
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -37,7 +37,9 @@ export class CreateCategoriesAndTags1763800200100 implements MigrationInterface 
         deleted boolean NOT NULL DEFAULT false
       )`);
     await queryRunner.query(`CREATE INDEX tags_user_sync_idx ON tags (user_id, change_seq, id)`);
-    await queryRunner.query(`CREATE INDEX tags_category_idx ON tags (category_id) WHERE category_id IS NOT NULL`);
+    await queryRunner.query(
+      `CREATE INDEX tags_category_idx ON tags (category_id) WHERE category_id IS NOT NULL`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

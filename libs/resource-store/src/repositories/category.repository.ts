@@ -1,6 +1,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { withUserChange } from '../sync/change-sequence';
-import { PageRequest, PageResult, RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-table';
+import {
+  PageRequest,
+  PageResult,
+  RawRow,
+  ResourceTable,
+  Snapshot,
+  SyncedRecord,
+} from '../sync/resource-table';
 import type { SqlFilter } from '../sync/sql-params';
 import { categoryReferenceHooks } from './reference-hooks';
 import { tagsTable } from './tags-table';
@@ -56,7 +63,8 @@ function filtersOf(filters: CategoryFilters): SqlFilter[] {
   const out: SqlFilter[] = [];
   if (filters.type) out.push((p) => `t.type = ${p(filters.type)}`);
   if (filters.search) out.push((p) => `t.name ILIKE ${p(likePattern(filters.search!))}`);
-  if (filters.ids) out.push((p) => `t.id = ANY(${p(filters.ids!.filter((id) => /^\d{1,18}$/.test(id)))}::bigint[])`);
+  if (filters.ids)
+    out.push((p) => `t.id = ANY(${p(filters.ids!.filter((id) => /^\d{1,18}$/.test(id)))}::bigint[])`);
   return out;
 }
 
@@ -72,18 +80,27 @@ export class CategoryRepository {
     return categoriesTable.findById(this.source, userId, id);
   }
 
-  findLiveIds(userId: string, ids: string[], source: DataSource | EntityManager = this.source): Promise<Category[]> {
+  findLiveIds(
+    userId: string,
+    ids: string[],
+    source: DataSource | EntityManager = this.source,
+  ): Promise<Category[]> {
     return categoriesTable.findByIds(source, userId, ids);
   }
 
   create(userId: string, snapshot: Snapshot): Promise<Category> {
-    return withUserChange(this.source, userId, (manager, seq) => categoriesTable.insert(manager, userId, seq, snapshot));
+    return withUserChange(this.source, userId, (manager, seq) =>
+      categoriesTable.insert(manager, userId, seq, snapshot),
+    );
   }
 
   update(
     userId: string,
     id: string,
-    decide: (current: Category, loadRevision: (at: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>,
+    decide: (
+      current: Category,
+      loadRevision: (at: Date) => Promise<Snapshot | undefined>,
+    ) => Promise<Snapshot>,
   ): Promise<Category | undefined> {
     return categoriesTable.updateGuarded(this.source, userId, id, decide);
   }
@@ -116,7 +133,11 @@ export class CategoryRepository {
        WHERE t.user_id = $1 AND t.category_id = ANY($2::bigint[]) AND NOT t.deleted RETURNING t.id::text AS id`,
       [options.userId, options.fromIds, options.toId, options.changeSeq],
     );
-    await tagsTable.recordRevisions(manager, options.userId, moved.map((row) => row.id));
+    await tagsTable.recordRevisions(
+      manager,
+      options.userId,
+      moved.map((row) => row.id),
+    );
     for (const hook of categoryReferenceHooks) await hook(manager, options);
   }
 

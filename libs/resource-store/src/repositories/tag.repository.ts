@@ -51,7 +51,9 @@ export class TagRepository {
   }
 
   create(userId: string, snapshot: Snapshot): Promise<Tag> {
-    return withUserChange(this.source, userId, (manager, seq) => tagsTable.insert(manager, userId, seq, snapshot));
+    return withUserChange(this.source, userId, (manager, seq) =>
+      tagsTable.insert(manager, userId, seq, snapshot),
+    );
   }
 
   update(
@@ -66,7 +68,8 @@ export class TagRepository {
     return withUserChange(this.source, userId, async (manager, changeSeq) => {
       const deleted = await tagsTable.softDelete(manager, userId, [id], changeSeq);
       if (deleted) {
-        for (const hook of tagReferenceHooks) await hook(manager, { userId, fromIds: [id], toId: null, changeSeq });
+        for (const hook of tagReferenceHooks)
+          await hook(manager, { userId, fromIds: [id], toId: null, changeSeq });
       }
       return deleted > 0;
     });

@@ -197,7 +197,12 @@ export class ResourceTable<T extends SyncedRecord> {
   }
 
   /** Marks objects deleted (soft delete); returns how many were live. */
-  async softDelete(manager: EntityManager, userId: string, ids: string[], changeSeq: string): Promise<number> {
+  async softDelete(
+    manager: EntityManager,
+    userId: string,
+    ids: string[],
+    changeSeq: string,
+  ): Promise<number> {
     const valid = ids.filter(isId);
     if (!valid.length) return 0;
     const rows: RawRow[] = await manager.query(
@@ -214,12 +219,17 @@ export class ResourceTable<T extends SyncedRecord> {
     source: DataSource,
     userId: string,
     id: string,
-    decide: (current: T, loadRevision: (modifiedAt: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>,
+    decide: (
+      current: T,
+      loadRevision: (modifiedAt: Date) => Promise<Snapshot | undefined>,
+    ) => Promise<Snapshot>,
   ): Promise<T | undefined> {
     return withUserChange(source, userId, async (manager, changeSeq) => {
       const current = await this.findById(manager, userId, id, { forUpdate: true });
       if (!current) return undefined;
-      const snapshot = await decide(current, (modifiedAt) => this.findRevision(manager, userId, id, modifiedAt));
+      const snapshot = await decide(current, (modifiedAt) =>
+        this.findRevision(manager, userId, id, modifiedAt),
+      );
       return this.update(manager, userId, id, changeSeq, snapshot);
     });
   }
@@ -254,7 +264,13 @@ export class ResourceTable<T extends SyncedRecord> {
     await manager.query(
       `INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT DO NOTHING`,
-      [this.options.kind, record.id, record.modifiedAt, userId, JSON.stringify(this.options.toSnapshot(record))],
+      [
+        this.options.kind,
+        record.id,
+        record.modifiedAt,
+        userId,
+        JSON.stringify(this.options.toSnapshot(record)),
+      ],
     );
   }
 }
@@ -262,5 +278,7 @@ export class ResourceTable<T extends SyncedRecord> {
 /** TypeORM's `query` returns `[rows, rowCount]` for UPDATE and DELETE on Postgres, plain rows otherwise. */
 function returnedRows(result: unknown): RawRow[] {
   const value = result as unknown[];
-  return value.length === 2 && Array.isArray(value[0]) && typeof value[1] === 'number' ? (value[0] as RawRow[]) : (value as RawRow[]);
+  return value.length === 2 && Array.isArray(value[0]) && typeof value[1] === 'number'
+    ? (value[0] as RawRow[])
+    : (value as RawRow[]);
 }

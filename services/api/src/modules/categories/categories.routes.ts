@@ -44,7 +44,10 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
     const userId = userIdOf(req);
     const params = api.parseList(req, { endpoint: 'categories' });
     const result = await categories.list(userId, params, readFilters(req));
-    const counts = await categories.countsFor(userId, result.items.map((item) => item.id));
+    const counts = await categories.countsFor(
+      userId,
+      result.items.map((item) => item.id),
+    );
     api.respond.sendList(req, res, {
       schema: 'categories',
       params,
@@ -60,7 +63,8 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
     if (!sources?.length || sources.length > 500 || !sources.every(isResourceId)) {
       throw inputError([{ field: 'categories', error: 'must be a non-empty array of category ids' }]);
     }
-    if (!target || !isResourceId(target)) throw inputError([{ field: 'category', error: 'must be a category id' }]);
+    if (!target || !isResourceId(target))
+      throw inputError([{ field: 'category', error: 'must be a category id' }]);
     const userId = userIdOf(req);
     const found = await categories.findLiveIds(userId, [...new Set([...sources, target])]);
     const missing = [...new Set([...sources, target])].filter((id) => !found.some((c) => c.id === id));
@@ -75,7 +79,13 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
     const category = await categories.findById(userId, String(req.params.id));
     if (!category) throw notFound('Category', String(req.params.id));
     const counts = await categories.countsFor(userId, [category.id]);
-    api.respond.sendObject(req, res, 'categories', presentCategory(category, counts.get(category.id)), category.modifiedAt);
+    api.respond.sendObject(
+      req,
+      res,
+      'categories',
+      presentCategory(category, counts.get(category.id)),
+      category.modifiedAt,
+    );
   });
 
   router.post('/categories', requireScope('categories:rw'), async (req, res) => {
@@ -103,7 +113,13 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
       id,
     });
     const counts = await categories.countsFor(userId, [updated.id]);
-    api.respond.sendObject(req, res, 'categories', presentCategory(updated, counts.get(updated.id)), updated.modifiedAt);
+    api.respond.sendObject(
+      req,
+      res,
+      'categories',
+      presentCategory(updated, counts.get(updated.id)),
+      updated.modifiedAt,
+    );
   };
   router.put('/categories/:id', requireScope('categories:rw'), update('put'));
   router.patch('/categories/:id', requireScope('categories:rw'), update('patch'));

@@ -25,5 +25,14 @@ export const meSchema: ResourceSchema = {
   },
   createRequired: [],
   updateRequired: ['currency'],
-  links: [{ rel: 'self', href: '/me', method: 'GET', title: 'The authenticated user', target: 'object', scope: 'user:r' }],
+  links: [
+    {
+      rel: 'self',
+      href: '/me',
+      method: 'GET',
+      title: 'The authenticated user',
+      target: 'object',
+      scope: 'user:r',
+    },
+  ],
 };

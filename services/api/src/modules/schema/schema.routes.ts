@@ -26,13 +26,22 @@ export function schemaRoutes(deps: ApiDependencies): Router {
   const documents = () => {
     if (cache) return cache;
     const all = deps.resourceApi.schemas.list();
-    const schemas = new Map(all.map((schema) => [schema.name, JSON.stringify(hyperSchemaDocument(schema, baseUrl))]));
-    cache = { schemas, openapi: JSON.stringify(buildOpenApi(all, baseUrl)), docs: renderDocsPage(all, baseUrl) };
+    const schemas = new Map(
+      all.map((schema) => [schema.name, JSON.stringify(hyperSchemaDocument(schema, baseUrl))]),
+    );
+    cache = {
+      schemas,
+      openapi: JSON.stringify(buildOpenApi(all, baseUrl)),
+      docs: renderDocsPage(all, baseUrl),
+    };
     return cache;
   };
   router.get('/schema', (req, res) => {
     const index = JSON.stringify({
-      links: [...documents().schemas.keys()].map((name) => ({ rel: name, href: `${baseUrl}/schema/${name}` })),
+      links: [...documents().schemas.keys()].map((name) => ({
+        rel: name,
+        href: `${baseUrl}/schema/${name}`,
+      })),
     });
     sendStatic(req, res, 'application/schema+json', index, strongEtag(index));
   });

@@ -49,8 +49,16 @@ export function tagsRoutes(deps: ApiDependencies): Router {
     const userId = userIdOf(req);
     const params = api.parseList(req, { endpoint: 'tags', defaultPerPage: TAGS_PER_PAGE });
     const result = await tags.list(userId, params, readFilters(req));
-    const counts = await tags.countsFor(userId, result.items.map((item) => item.id));
-    api.respond.sendList(req, res, { schema: 'tags', params, result, present: (item) => presentTag(item, counts.get(item.id)) });
+    const counts = await tags.countsFor(
+      userId,
+      result.items.map((item) => item.id),
+    );
+    api.respond.sendList(req, res, {
+      schema: 'tags',
+      params,
+      result,
+      present: (item) => presentTag(item, counts.get(item.id)),
+    });
   });
 
   router.post('/tags/merge', requireScope('tags:rw'), async (req, res) => {
@@ -67,7 +75,8 @@ export function tagsRoutes(deps: ApiDependencies): Router {
       throw inputError([{ field: 'account', error: 'merging tags into an account is not supported' }]);
     }
     const targetId = String(body[targets[0]]);
-    if (!isResourceId(targetId)) throw inputError([{ field: targets[0], error: `must be a ${targets[0]} id` }]);
+    if (!isResourceId(targetId))
+      throw inputError([{ field: targets[0], error: `must be a ${targets[0]} id` }]);
     const userId = userIdOf(req);
     const wanted = [...new Set(targets[0] === 'tag' ? [...sources, targetId] : sources)];
     const found = await tags.findLiveIds(userId, wanted);

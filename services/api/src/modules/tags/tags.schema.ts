@@ -12,7 +12,10 @@ const listQuery = {
     type: { type: 'string', enum: ['expense', 'income'] },
     search: { type: 'string' },
     ids: { type: 'string', description: 'Comma-separated ids.' },
-    categories: { type: 'string', description: 'Comma-separated category ids; empty: tags without a category.' },
+    categories: {
+      type: 'string',
+      description: 'Comma-separated category ids; empty: tags without a category.',
+    },
   },
 };
 
@@ -41,11 +44,42 @@ export const tagsSchema: ResourceSchema = {
   createRequired: ['name', 'type'],
   updateRequired: ['name', 'type'],
   links: [
-    { rel: 'list', href: '/tags', method: 'GET', title: 'List tags', hrefSchema: listQuery, target: 'list', scope: 'tags:r' },
-    { rel: 'create', href: '/tags', method: 'POST', title: 'Create a tag', submission: 'create', scope: 'tags:rw' },
+    {
+      rel: 'list',
+      href: '/tags',
+      method: 'GET',
+      title: 'List tags',
+      hrefSchema: listQuery,
+      target: 'list',
+      scope: 'tags:r',
+    },
+    {
+      rel: 'create',
+      href: '/tags',
+      method: 'POST',
+      title: 'Create a tag',
+      submission: 'create',
+      scope: 'tags:rw',
+    },
     { rel: 'self', href: '/tags/{id}', method: 'GET', title: 'Get a tag', target: 'object', scope: 'tags:r' },
-    { rel: 'update', href: '/tags/{id}', method: 'PUT', title: 'Replace a tag', submission: 'update', target: 'object', scope: 'tags:rw' },
-    { rel: 'patch', href: '/tags/{id}', method: 'PATCH', title: 'Change some fields (JSON merge patch)', submission: 'patch', target: 'object', scope: 'tags:rw' },
+    {
+      rel: 'update',
+      href: '/tags/{id}',
+      method: 'PUT',
+      title: 'Replace a tag',
+      submission: 'update',
+      target: 'object',
+      scope: 'tags:rw',
+    },
+    {
+      rel: 'patch',
+      href: '/tags/{id}',
+      method: 'PATCH',
+      title: 'Change some fields (JSON merge patch)',
+      submission: 'patch',
+      target: 'object',
+      scope: 'tags:rw',
+    },
     { rel: 'delete', href: '/tags/{id}', method: 'DELETE', title: 'Delete a tag', scope: 'tags:rw' },
     {
       rel: 'merge',

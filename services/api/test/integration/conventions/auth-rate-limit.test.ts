@@ -24,7 +24,9 @@ describe('authentication, scopes and rate limits', () => {
 
   it('when credentials are missing, malformed or expired, then 401 with WWW-Authenticate', async () => {
     const user = await createTestUser(t.deps, 'user:r');
-    const expired = await issueToken(t.deps, user.userId, 'user:r', { exp: Math.floor(Date.now() / 1000) - 1 });
+    const expired = await issueToken(t.deps, user.userId, 'user:r', {
+      exp: Math.floor(Date.now() / 1000) - 1,
+    });
     for (const header of [undefined, 'Bearer', 'Token abc', 'Bearer nope', expired.auth]) {
       const call = request(t.app).get('/me');
       if (header) call.set('Authorization', header);
@@ -41,12 +43,19 @@ describe('authentication, scopes and rate limits', () => {
       .set('Authorization', user.auth)
       .send({ name: 'x', type: 'expense' })
       .expect(403);
-    expect(denied.body).toMatchObject({ error_id: 'error.auth.scope', description: 'This request needs the categories:rw scope.' });
+    expect(denied.body).toMatchObject({
+      error_id: 'error.auth.scope',
+      description: 'This request needs the categories:rw scope.',
+    });
     const writer = await issueToken(t.deps, user.userId, 'categories:rw');
     await request(t.app).get('/categories').set('Authorization', writer.auth).expect(200);
     const entries = await issueToken(t.deps, user.userId, 'entries:rw');
     await request(t.app).get('/tags').set('Authorization', entries.auth).expect(200);
-    await request(t.app).post('/tags').set('Authorization', entries.auth).send({ name: 'e', type: 'expense' }).expect(201);
+    await request(t.app)
+      .post('/tags')
+      .set('Authorization', entries.auth)
+      .send({ name: 'e', type: 'expense' })
+      .expect(201);
     await request(t.app).get('/categories').set('Authorization', entries.auth).expect(403);
   });
 

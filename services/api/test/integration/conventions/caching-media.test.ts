@@ -1,5 +1,12 @@
 import request from 'supertest';
-import { ApiTestApp, createCategory, createTestUser, issueToken, startApiTestApp, TestUser } from '../../support/api-test-app';
+import {
+  ApiTestApp,
+  createCategory,
+  createTestUser,
+  issueToken,
+  startApiTestApp,
+  TestUser,
+} from '../../support/api-test-app';
 
 describe('caching and media types', () => {
   let t: ApiTestApp;
@@ -23,7 +30,10 @@ describe('caching and media types', () => {
     expect(byEtag.headers.etag).toBe(first.headers.etag);
     await get(`/categories/${id}`, { 'If-Modified-Since': first.headers['last-modified'] }).expect(304);
     await get(`/categories/${id}`, { 'If-None-Match': '"other"' }).expect(200);
-    await request(t.app).put(`/categories/${id}`).set('Authorization', user.auth).send({ ...first.body, name: 'Changed' });
+    await request(t.app)
+      .put(`/categories/${id}`)
+      .set('Authorization', user.auth)
+      .send({ ...first.body, name: 'Changed' });
     const changed = await get(`/categories/${id}`, { 'If-None-Match': first.headers.etag }).expect(200);
     expect(changed.body.name).toBe('Changed');
   });
@@ -32,7 +42,9 @@ describe('caching and media types', () => {
     const list = await get('/categories?per_page=10').expect(200);
     const again = await get('/categories?per_page=10', { 'If-None-Match': list.headers.etag }).expect(304);
     expect(again.headers.link).toBeDefined();
-    expect(again.headers.link.replace(/cursor=[^>&]+/, '')).toBe(list.headers.link.replace(/cursor=[^>&]+/, ''));
+    expect(again.headers.link.replace(/cursor=[^>&]+/, '')).toBe(
+      list.headers.link.replace(/cursor=[^>&]+/, ''),
+    );
     expect(again.headers['x-total-count']).toBe(list.headers['x-total-count']);
     expect(again.headers['service-modified']).toBe(list.headers['service-modified']);
   });
@@ -52,10 +64,7 @@ describe('caching and media types', () => {
   it('when the cached object was deleted, or auth or scope fail, then no 304 is given', async () => {
     const id = await createCategory(t.app, user, { name: 'Gone', type: 'expense' });
     const first = await get(`/categories/${id}`).expect(200);
-    await request(t.app)
-      .get(`/categories/${id}`)
-      .set('If-None-Match', first.headers.etag)
-      .expect(401);
+    await request(t.app).get(`/categories/${id}`).set('If-None-Match', first.headers.etag).expect(401);
     const readsTagsOnly = await issueToken(t.deps, user.userId, 'tags:r');
     await request(t.app)
       .get(`/categories/${id}`)
@@ -69,14 +78,23 @@ describe('caching and media types', () => {
   it('when Accept varies, then the vendor type (with profile) or JSON is sent, and anything else is 406', async () => {
     const profile = 'application/vnd.service+json; profile=http://127.0.0.1:3000/schema/me#';
     expect((await get('/me').expect(200)).headers['content-type']).toBe(profile);
-    expect((await get('/me', { Accept: 'application/vnd.service+json; version=1' }).expect(200)).headers['content-type']).toBe(profile);
-    expect((await get('/me', { Accept: 'application/vnd.service+json,application/json' })).headers['content-type']).toBe(profile);
+    expect(
+      (await get('/me', { Accept: 'application/vnd.service+json; version=1' }).expect(200)).headers[
+        'content-type'
+      ],
+    ).toBe(profile);
+    expect(
+      (await get('/me', { Accept: 'application/vnd.service+json,application/json' })).headers['content-type'],
+    ).toBe(profile);
     expect((await get('/me', { Accept: '*/*' })).headers['content-type']).toBe(profile);
     expect((await get('/me', { Accept: 'application/json' }).expect(200)).headers['content-type']).toBe(
       'application/json; charset=utf-8',
     );
     const badVersion = await get('/me', { Accept: 'application/vnd.service+json; version=2' }).expect(406);
-    expect(badVersion.body).toMatchObject({ error_id: 'error.not_acceptable', description: expect.stringContaining('1') });
+    expect(badVersion.body).toMatchObject({
+      error_id: 'error.not_acceptable',
+      description: expect.stringContaining('1'),
+    });
     await get('/me', { Accept: 'text/html' }).expect(406);
     await get('/me', { Accept: 'application/xml, text/csv;q=0.5' }).expect(406);
   });
@@ -106,6 +124,9 @@ describe('caching and media types', () => {
 
   it('when an unknown route or a server fault happens, then the one error body is used', async () => {
     const missing = await get('/nowhere').expect(404);
-    expect(missing.body).toMatchObject({ error_id: 'error.route.not_found', description: expect.any(String) });
+    expect(missing.body).toMatchObject({
+      error_id: 'error.route.not_found',
+      description: expect.any(String),
+    });
   });
 });

@@ -1,6 +1,13 @@
 import { categoriesTable, claimChangeSeq } from '@pfs/resource-store';
 import request from 'supertest';
-import { ApiTestApp, createCategory, createTag, createTestUser, startApiTestApp, TestUser } from '../../support/api-test-app';
+import {
+  ApiTestApp,
+  createCategory,
+  createTag,
+  createTestUser,
+  startApiTestApp,
+  TestUser,
+} from '../../support/api-test-app';
 
 /** Follows `rel="next"` from `path` and returns every body item and the headers of the first page. */
 export async function collectPages(t: ApiTestApp, user: TestUser, path: string) {
@@ -33,7 +40,10 @@ describe('pagination and sync', () => {
       ['include_deleted=maybe', 'include_deleted', 'must be true or false'],
     ];
     for (const [query, field, error] of cases) {
-      const answer = await request(t.app).get(`/categories?${query}`).set('Authorization', user.auth).expect(400);
+      const answer = await request(t.app)
+        .get(`/categories?${query}`)
+        .set('Authorization', user.auth)
+        .expect(400);
       expect(answer.body).toMatchObject({ error_id: 'error.input', fields: [{ field, error }] });
     }
   });
@@ -50,7 +60,9 @@ describe('pagination and sync', () => {
     const links = answer.headers.link.split(', ');
     expect(links[0]).toBe('</categories?page=0&per_page=10&type=expense&unknown=kept>; rel="first"');
     expect(links[1]).toBe('</categories?page=0&per_page=10&type=expense&unknown=kept>; rel="previous"');
-    expect(links[2]).toMatch(/^<\/categories\?page=2&per_page=10&type=expense&unknown=kept&cursor=[^>]+>; rel="next"$/);
+    expect(links[2]).toMatch(
+      /^<\/categories\?page=2&per_page=10&type=expense&unknown=kept&cursor=[^>]+>; rel="next"$/,
+    );
     expect(links[3]).toBe('</categories?page=2&per_page=10&type=expense&unknown=kept>; rel="last"');
     const names = answer.body.map((c: { name: string }) => c.name);
     expect(names[0]).toBe('c14');
@@ -62,14 +74,21 @@ describe('pagination and sync', () => {
   it('when objects change while a client follows Link, then no unchanged object is skipped and the next sync brings the changes', async () => {
     const user = await createTestUser(t.deps);
     const ids: string[] = [];
-    for (let i = 0; i < 30; i++) ids.push(await createCategory(t.app, user, { name: `n${i}`, type: 'expense' }));
-    const page0 = await request(t.app).get('/categories?per_page=10').set('Authorization', user.auth).expect(200);
+    for (let i = 0; i < 30; i++)
+      ids.push(await createCategory(t.app, user, { name: `n${i}`, type: 'expense' }));
+    const page0 = await request(t.app)
+      .get('/categories?per_page=10')
+      .set('Authorization', user.auth)
+      .expect(200);
     const watermark = page0.headers['service-modified'];
     // Between pages: delete two unseen objects and change one already seen.
     await request(t.app).delete(`/categories/${ids[5]}`).set('Authorization', user.auth).expect(204);
     await request(t.app).delete(`/categories/${ids[6]}`).set('Authorization', user.auth).expect(204);
     const seen = page0.body[0];
-    await request(t.app).put(`/categories/${seen.id}`).set('Authorization', user.auth).send({ ...seen, name: 'renamed' });
+    await request(t.app)
+      .put(`/categories/${seen.id}`)
+      .set('Authorization', user.auth)
+      .send({ ...seen, name: 'renamed' });
     const rest = await collectPages(t, user, /<([^>]+)>; rel="next"/.exec(page0.headers.link)![1]);
     expect(rest.first['service-modified']).toBe(watermark);
     const got = new Set([...page0.body, ...rest.items].map((c: Record<string, unknown>) => c.id));
@@ -89,12 +108,19 @@ describe('pagination and sync', () => {
     await createTag(t.app, user, { name: 't', type: 'expense' });
     const tags = await request(t.app).get('/tags').set('Authorization', user.auth).expect(200);
     const mine = await request(t.app).get('/categories').set('Authorization', user.auth).expect(200);
-    for (const since of ['2026-01-01 00:00:00.000', tags.headers['service-modified'], '5.AAAAAAAAAAAAAAAAAAAAAA']) {
+    for (const since of [
+      '2026-01-01 00:00:00.000',
+      tags.headers['service-modified'],
+      '5.AAAAAAAAAAAAAAAAAAAAAA',
+    ]) {
       const answer = await request(t.app)
         .get(`/categories?since=${encodeURIComponent(since)}`)
         .set('Authorization', user.auth)
         .expect(400);
-      expect(answer.body).toMatchObject({ error_id: 'error.sync.since_invalid', fields: [{ field: 'since' }] });
+      expect(answer.body).toMatchObject({
+        error_id: 'error.sync.since_invalid',
+        fields: [{ field: 'since' }],
+      });
     }
     await request(t.app)
       .get(`/categories?since=${encodeURIComponent(mine.headers['service-modified'])}`)
@@ -116,7 +142,10 @@ describe('pagination and sync', () => {
     try {
       // An open write transaction holding change number N (not yet committed)…
       const seq = await claimChangeSeq(runner.manager, user.userId);
-      const pending = await categoriesTable.insert(runner.manager, user.userId, seq, { name: 'late', type: 'expense' });
+      const pending = await categoriesTable.insert(runner.manager, user.userId, seq, {
+        name: 'late',
+        type: 'expense',
+      });
       // …a sync in the meantime neither waits for it nor reports a watermark covering it.
       const during = await request(t.app).get('/categories').set('Authorization', user.auth).expect(200);
       expect(during.body.map((c: { name: string }) => c.name)).toEqual(['before']);

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { ApiTestApp, createCategory, createTestUser, startApiTestApp, TestUser } from '../../support/api-test-app';
+import {
+  ApiTestApp,
+  createCategory,
+  createTestUser,
+  startApiTestApp,
+  TestUser,
+} from '../../support/api-test-app';
 
 type Op =
   | { kind: 'create'; name: string }
@@ -9,8 +15,21 @@ type Op =
   | { kind: 'syncStep' };
 
 const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('create' as const), name: fc.string({ minLength: 1, maxLength: 8 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), name: fc.string({ minLength: 1, maxLength: 8 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      name: fc.string({ minLength: 1, maxLength: 8 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('update' as const),
+      pick: fc.nat(),
+      name: fc.string({ minLength: 1, maxLength: 8 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'syncStep' as const }) },
 );
@@ -75,7 +94,8 @@ describe('sync property', () => {
             live.push(await createCategory(t.app, user, { name: op.name, type: 'expense' }));
           } else if (op.kind === 'update' && live.length) {
             const id = live[op.pick % live.length];
-            const current = (await request(t.app).get(`/categories/${id}`).set('Authorization', user.auth)).body;
+            const current = (await request(t.app).get(`/categories/${id}`).set('Authorization', user.auth))
+              .body;
             await request(t.app)
               .put(`/categories/${id}`)
               .set('Authorization', user.auth)

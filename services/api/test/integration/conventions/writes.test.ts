@@ -1,5 +1,12 @@
 import request from 'supertest';
-import { ApiTestApp, createCategory, createTag, createTestUser, startApiTestApp, TestUser } from '../../support/api-test-app';
+import {
+  ApiTestApp,
+  createCategory,
+  createTag,
+  createTestUser,
+  startApiTestApp,
+  TestUser,
+} from '../../support/api-test-app';
 
 describe('writes: create, update, conflicts, delete (categories and tags)', () => {
   let t: ApiTestApp;
@@ -12,9 +19,15 @@ describe('writes: create, update, conflicts, delete (categories and tags)', () =
 
   const get = (path: string, who = user) => request(t.app).get(path).set('Authorization', who.auth);
   const put = (path: string, body: unknown, who = user) =>
-    request(t.app).put(path).set('Authorization', who.auth).send(body as object);
+    request(t.app)
+      .put(path)
+      .set('Authorization', who.auth)
+      .send(body as object);
   const patch = (path: string, body: unknown) =>
-    request(t.app).patch(path).set('Authorization', user.auth).send(body as object);
+    request(t.app)
+      .patch(path)
+      .set('Authorization', user.auth)
+      .send(body as object);
 
   it('when a category is created, then 201 with Location naming the new id and no body', async () => {
     const answer = await request(t.app)
@@ -41,7 +54,11 @@ describe('writes: create, update, conflicts, delete (categories and tags)', () =
     expect(answer.body.error_id).toBe('error.input');
     const fields = answer.body.fields.map((f: { field: string }) => f.field);
     expect(fields).toEqual(expect.arrayContaining(['name', 'type']));
-    const missing = await request(t.app).post('/categories').set('Authorization', user.auth).send({}).expect(400);
+    const missing = await request(t.app)
+      .post('/categories')
+      .set('Authorization', user.auth)
+      .send({})
+      .expect(400);
     expect(missing.body.fields).toEqual(
       expect.arrayContaining([
         { field: 'name', error: 'is required' },
@@ -83,7 +100,11 @@ describe('writes: create, update, conflicts, delete (categories and tags)', () =
     const id = await createCategory(t.app, user, { name: 'Gym', type: 'expense' });
     const missing = await put(`/categories/${id}`, { name: 'Sport', type: 'expense' }).expect(400);
     expect(missing.body.fields).toEqual([{ field: 'modified', error: 'is required on every write' }]);
-    const garbage = await put(`/categories/${id}`, { name: 'Sport', type: 'expense', modified: 'yesterday' }).expect(400);
+    const garbage = await put(`/categories/${id}`, {
+      name: 'Sport',
+      type: 'expense',
+      modified: 'yesterday',
+    }).expect(400);
     expect(garbage.body.error_id).toBe('error.modified.invalid');
     const madeUp = await put(`/categories/${id}`, {
       name: 'Sport',
@@ -102,7 +123,11 @@ describe('writes: create, update, conflicts, delete (categories and tags)', () =
   it('when PUT omits a field, then that field is unset', async () => {
     const id = await createCategory(t.app, user, { name: 'Kids', type: 'expense', extra: { color: 'red' } });
     const current = (await get(`/categories/${id}`)).body;
-    const answer = await put(`/categories/${id}`, { name: 'Kids', type: 'expense', modified: current.modified }).expect(200);
+    const answer = await put(`/categories/${id}`, {
+      name: 'Kids',
+      type: 'expense',
+      modified: current.modified,
+    }).expect(200);
     expect(answer.body).not.toHaveProperty('extra');
     expect(answer.body.modified > current.modified).toBe(true);
   });
@@ -128,7 +153,10 @@ describe('writes: create, update, conflicts, delete (categories and tags)', () =
   it('when PATCH sends a JSON merge patch, then only those fields change (null removes)', async () => {
     const id = await createCategory(t.app, user, { name: 'Car', type: 'expense', extra: { a: 1, b: 2 } });
     const seen = (await get(`/categories/${id}`)).body;
-    const answer = await patch(`/categories/${id}`, { modified: seen.modified, extra: { a: null, c: 3 } }).expect(200);
+    const answer = await patch(`/categories/${id}`, {
+      modified: seen.modified,
+      extra: { a: null, c: 3 },
+    }).expect(200);
     expect(answer.body).toMatchObject({ name: 'Car', type: 'expense', extra: { b: 2, c: 3 } });
     expect(answer.body.extra).not.toHaveProperty('a');
     const stale = await patch(`/categories/${id}`, { modified: seen.modified, name: 'Auto' }).expect(200);
