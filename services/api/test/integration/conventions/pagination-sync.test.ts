@@ -15,7 +15,10 @@ export async function collectPages(t: ApiTestApp, user: TestUser, path: string) 
   let next: string | undefined = path;
   let first: Record<string, string> | undefined;
   while (next) {
-    const answer = await request(t.app).get(next).set('Authorization', user.auth).expect(200);
+    const answer: request.Response = await request(t.app)
+      .get(next)
+      .set('Authorization', user.auth)
+      .expect(200);
     first ??= answer.headers as Record<string, string>;
     items.push(...answer.body);
     next = /<([^>]+)>; rel="next"/.exec(answer.headers.link ?? '')?.[1];
