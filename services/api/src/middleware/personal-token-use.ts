@@ -1,11 +1,10 @@
+import { personalTokenUsedKey } from '@pfs/contracts';
 import type { ApiDependencies } from '../dependencies';
 
 /** At most one write per token per minute: last-used time is for humans, not an audit log. */
 const MIN_INTERVAL_MS = 60_000;
 const MAX_TRACKED = 10_000;
 
-/** The Redis key the auth service reads for a personal token's last use (relative to the key prefix). */
-export const personalTokenUsedKeyOf = (tokenId: string) => `personal-token:${tokenId}:used`;
 
 /**
  * Records when a personal token was last used, cheaply: remembered per process so the hot path writes
@@ -19,7 +18,7 @@ export function personalTokenUseRecorder(deps: Pick<ApiDependencies, 'redis' | '
     if (lastWrite.size >= MAX_TRACKED) lastWrite.clear();
     lastWrite.set(tokenId, now);
     deps.redis
-      .set(personalTokenUsedKeyOf(tokenId), String(now))
+      .set(personalTokenUsedKey(tokenId), String(now))
       .catch((error) => deps.logger.warn({ err: error }, 'could not record personal token use'));
   };
 }

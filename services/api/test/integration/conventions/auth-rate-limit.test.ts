@@ -1,6 +1,5 @@
-import { generateToken, hashToken, accessTokenKey } from '@pfs/contracts';
+import { accessTokenKey, generateToken, hashToken, personalTokenUsedKey } from '@pfs/contracts';
 import request from 'supertest';
-import { personalTokenUsedKeyOf } from '../../../src/middleware/personal-token-use';
 import { ApiTestApp, createTestUser, issueToken, startApiTestApp } from '../../support/api-test-app';
 
 describe('authentication, scopes and rate limits', () => {
@@ -18,7 +17,7 @@ describe('authentication, scopes and rate limits', () => {
     const basic = Buffer.from(`${token}:`).toString('base64');
     await request(t.app).get('/me').set('Authorization', `Basic ${basic}`).expect(200);
     await request(t.app).get('/me').set('Authorization', `Bearer ${token}`).expect(200);
-    const used = Number(await t.deps.redis.get(personalTokenUsedKeyOf(`pt-${user.userId}`)));
+    const used = Number(await t.deps.redis.get(personalTokenUsedKey(`pt-${user.userId}`)));
     expect(Date.now() - used).toBeLessThan(10_000);
   });
 
