@@ -20,6 +20,14 @@ export class CurrencyRateRepository {
     return row.count;
   }
 
+  /** The newest day with a stored rate (YYYY-MM-DD), or undefined when the table is empty. */
+  async latestDate(): Promise<string | undefined> {
+    const [row] = await this.source.query(
+      `SELECT to_char(max(date), 'YYYY-MM-DD') AS latest FROM currency_rates`,
+    );
+    return row.latest ?? undefined;
+  }
+
   /**
    * Upserts every rate of the days given (a stream from `parseEcbRates`) in one transaction: a malformed
    * file changes nothing. A newer download of the same file just adds the days it did not have.

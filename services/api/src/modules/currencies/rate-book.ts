@@ -18,10 +18,15 @@ export class RateBook implements RateSource {
     private readonly logger?: Logger,
   ) {}
 
-  /** Imports the shipped history when the table is empty, then loads every stored rate. */
+  /**
+   * Imports the shipped history when the table does not yet hold its latest day (first start, or a release
+   * shipping newer rates), then loads every stored rate. Rates imported later by `rates:import` are kept.
+   */
   async load(): Promise<this> {
     const repository = new CurrencyRateRepository(this.dataSource);
-    if ((await repository.count()) === 0) {
+    const shippedUntil = await latestShippedDate();
+    const storedUntil = await repository.latestDate();
+    if (!storedUntil || storedUntil < shippedUntil) {
       const result = await repository.importRates(parseEcbRates(createReadStream(SHIPPED_RATES_FILE)));
       this.logger?.info(result, 'currency rates imported from the shipped ECB history');
     }
@@ -45,4 +50,13 @@ export class RateBook implements RateSource {
   findRate(currency: string, date: string): FoundRate | undefined {
     return this.table.findRate(currency, date);
   }
+}
+
+/** The newest day of the shipped file (a streaming pass over about 7,000 lines). */
+async function latestShippedDate(): Promise<string> {
+  let latest = '';
+  for await (const day of parseEcbRates(createReadStream(SHIPPED_RATES_FILE))) {
+    if (day[0] && day[0].date > latest) latest = day[0].date;
+  }
+  return latest;
 }
