@@ -11,6 +11,7 @@ import { AuthDependencies, secondFactorDependencies } from './dependencies';
 import { accountRoutes } from './routes/account.routes';
 import { authorizeRoutes } from './routes/authorize.routes';
 import { developerRoutes } from './routes/developer.routes';
+import { loginTwoFactorRoutes } from './routes/login-two-factor.routes';
 import { loginRoutes } from './routes/login.routes';
 import { metadataRoutes } from './routes/metadata.routes';
 import { revokeRoutes } from './routes/revoke.routes';
@@ -33,15 +34,15 @@ export function buildAuthApp(deps: AuthDependencies): Express {
     }),
   );
   app.use(metadataRoutes(deps.config.AUTH_URL));
-  app.use(
-    loginRoutes({
-      ...deps,
-      secureCookies,
-      sessionTtlSeconds: deps.config.SESSION_TTL_SECONDS,
-      maxFailuresPerAccount: deps.config.AUTH_SIGNIN_MAX_FAILURES_PER_ACCOUNT,
-      maxFailuresPerIp: deps.config.AUTH_SIGNIN_MAX_FAILURES_PER_IP,
-    }),
-  );
+  const loginDependencies = {
+    ...deps,
+    secureCookies,
+    sessionTtlSeconds: deps.config.SESSION_TTL_SECONDS,
+    maxFailuresPerAccount: deps.config.AUTH_SIGNIN_MAX_FAILURES_PER_ACCOUNT,
+    maxFailuresPerIp: deps.config.AUTH_SIGNIN_MAX_FAILURES_PER_IP,
+  };
+  app.use(loginRoutes(loginDependencies));
+  app.use(loginTwoFactorRoutes({ ...loginDependencies, secondFactor: secondFactorDependencies(deps) }));
   app.use(accountRoutes({ ...deps, secureCookies }));
   app.use(developerRoutes({ ...deps, secureCookies }));
   app.use(revokeRoutes(deps));

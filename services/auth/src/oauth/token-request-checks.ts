@@ -79,7 +79,7 @@ async function assertSecondFactor(
   if (typeof body.code !== 'string') return;
   const code = await deps.codes.findByHash(hashToken(body.code));
   if (!code || code.usedAt || code.clientId !== client.id || code.expiresAt < new Date()) return;
-  const result = await verifySecondFactor(deps.secondFactor, code.userId, req.get(OTP_HEADER));
+  const result = await verifySecondFactor(deps.secondFactor, code.userId, req.get(OTP_HEADER), 'token');
   const otpRequired = { [OTP_HEADER]: 'required' };
   if (result.outcome === 'missing') {
     throw new TokenEndpointError(401, 'otp_required', 'Two-factor code required.', otpRequired);

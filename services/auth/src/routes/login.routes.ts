@@ -6,7 +6,7 @@ import type { PasswordHasher } from '../password-hasher';
 import type { CredentialRepository } from '../repositories/credential.repository';
 import type { RateLimiter } from '../security/rate-limiter';
 import { createUser } from '../use-cases/create-user.use-case';
-import { clearCookie, readCookie, SESSION_COOKIE, setCookie } from '../web/cookies';
+import { clearCookie, PENDING_SIGNIN_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '../web/cookies';
 import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
 import { errorPage, signInPage, signUpPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
@@ -35,7 +35,7 @@ function refuseExpiredForm(res: Response) {
   res.status(403).type('html').send(errorPage('Request expired', 'Reload the page and try again.'));
 }
 
-async function startSession(deps: LoginRoutesDependencies, res: Response, userId: string) {
+export async function startSession(deps: LoginRoutesDependencies, res: Response, userId: string) {
   const sessionId = await deps.sessions.create(userId);
   setCookie(res, SESSION_COOKIE, sessionId, {
     secure: deps.secureCookies,
@@ -88,6 +88,12 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
       return res.status(401).type('html').send(signInPage({ csrfToken, returnTo, email, error }));
     }
     await deps.limiter.reset(`signin-account:${email.toLowerCase()}`);
+    if (credential?.otpEnabledAt) {
+      // Two-factor users prove the second factor before any session exists (settings, implicit grant).
+      const pendingId = await deps.sessions.createPending({ userId: user.id, returnTo });
+      setCookie(res, PENDING_SIGNIN_COOKIE, pendingId, { secure: deps.secureCookies, maxAgeSeconds: 300 });
+      return res.redirect(303, '/login/two-factor');
+    }
     await startSession(deps, res, user.id);
     res.redirect(303, returnTo);
   });

@@ -31,6 +31,8 @@ export async function verifySecondFactor(
   deps: SecondFactorDependencies,
   userId: string,
   code: string | undefined,
+  /** Each TOTP code works once per purpose, so signing in and then exchanging a code need not wait 30 s. */
+  purpose: 'signin' | 'token',
 ): Promise<SecondFactorOutcome> {
   const credential = await deps.credentials.findByUserId(userId);
   if (!credential?.otpEnabledAt || !credential.otpSecret) return { outcome: 'not-required' };
@@ -39,7 +41,10 @@ export async function verifySecondFactor(
   if (throttled.blocked) return { outcome: 'throttled', retryAfterSeconds: throttled.retryAfterSeconds };
   const typed = code?.trim();
   if (!typed) return { outcome: 'missing' };
-  if (await isAcceptedCode(deps, userId, credential.otpSecret, typed)) {
+  const accepted = looksLikeRecoveryCode(typed)
+    ? await deps.recoveryCodes.consume(userId, hashRecoveryCode(typed))
+    : await isAcceptedCode(deps, `${purpose}:${userId}`, credential.otpSecret, typed);
+  if (accepted) {
     await deps.limiter.reset(bucket);
     return { outcome: 'valid' };
   }
@@ -51,15 +56,14 @@ export async function verifySecondFactor(
 
 async function isAcceptedCode(
   deps: SecondFactorDependencies,
-  userId: string,
+  replayScope: string,
   encryptedSecret: string,
   code: string,
 ): Promise<boolean> {
   const step = matchTotpStep(code, deps.cipher.decrypt(encryptedSecret));
   if (step !== undefined) {
-    const fresh = await deps.redis.set(`otp-used:${userId}:${step}`, '1', 'EX', 120, 'NX');
+    const fresh = await deps.redis.set(`otp-used:${replayScope}:${step}`, '1', 'EX', 120, 'NX');
     return fresh === 'OK';
   }
-  if (!looksLikeRecoveryCode(code)) return false;
-  return deps.recoveryCodes.consume(userId, hashRecoveryCode(code));
+  return false;
 }

@@ -3,6 +3,8 @@ import type { Request, Response } from 'express';
 
 export const SESSION_COOKIE = 'pfs_session';
 export const CSRF_COOKIE = 'pfs_csrf';
+/** Password accepted, second factor pending. */
+export const PENDING_SIGNIN_COOKIE = 'pfs_pending';
 
 export function readCookie(req: Request, name: string): string | undefined {
   const header = req.headers.cookie;

@@ -122,3 +122,17 @@ export function signUpPage(options: {
       </p>`,
   );
 }
+
+export function signInSecondFactorPage(options: { csrfToken: string; error?: string }): string {
+  return renderPage(
+    'Two-factor code',
+    html`<h1>Enter your two-factor code</h1>
+      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+      <form method="post" action="/login/two-factor">
+        <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
+        <label for="code">Code from your authenticator app, or a recovery code</label>
+        <input id="code" name="code" type="text" autocomplete="one-time-code" required />
+        <button type="submit">Continue</button>
+      </form>`,
+  );
+}

@@ -20,14 +20,17 @@ describe('two-factor authentication at the token request', () => {
     const email = uniqueEmail('otp');
     const created = await createTestUser(auth.deps, email, password, { enableOtp: true });
     const client = await createTestClient(auth.deps);
-    const { location } = await approveInBrowser(auth.app, {
+    const secret = created.otpSecret!;
+    const { location, agent } = await approveInBrowser(auth.app, {
       authorizeQuery: { response_type: 'code', client_id: client.client_id },
       email,
       password,
+      secondFactor: () => generateTotpCode(secret),
     });
     return {
       email,
-      secret: created.otpSecret!,
+      secret,
+      agent,
       userId: created.user.id,
       client,
       code: location.searchParams.get('code')!,
@@ -74,6 +77,7 @@ describe('two-factor authentication at the token request', () => {
       authorizeQuery: { response_type: 'code', client_id: first.client.client_id },
       email: first.email,
       password,
+      agent: first.agent,
     });
     const replay = await exchangeWithOtp(first.client, location.searchParams.get('code')!, otp).expect(401);
     expect(replay.body.error).toBe('invalid_otp');
@@ -136,6 +140,7 @@ describe('two-factor authentication at the token request', () => {
         authorizeQuery: { response_type: 'code', client_id: client.client_id },
         email,
         password,
+        agent,
       });
       return location.searchParams.get('code')!;
     };
@@ -147,8 +152,7 @@ describe('two-factor authentication at the token request', () => {
   });
 
   it('when two-factor is turned off with the password, then the token request no longer asks', async () => {
-    const { email, client, code, secret } = await otpUserWithCode();
-    const { agent } = await signedInAgent(auth.app, email, password);
+    const { agent, client, code } = await otpUserWithCode();
     const account = await agent.get('/account').expect(200);
     expect(account.text).toContain('Two-factor authentication is <strong>on</strong>');
     await agent
@@ -162,7 +166,57 @@ describe('two-factor authentication at the token request', () => {
       .send({ csrf_token: inputValue(account.text, 'csrf_token'), password })
       .expect(200);
     expect(off.text).toContain('Two-factor authentication is <strong>off</strong>');
-    void secret;
     await exchangeCode(auth.app, client, { code }).expect(200);
+  });
+});
+
+describe('two-factor at sign-in', () => {
+  let auth: AuthTestApp;
+  const password = 'correct horse battery';
+
+  beforeAll(async () => {
+    auth = await startAuthTestApp();
+  });
+  afterAll(async () => {
+    await auth.deps.close();
+  });
+
+  async function passwordStep(email: string) {
+    const agent = request.agent(auth.app);
+    const page = await agent.get('/login?return_to=%2Faccount');
+    const answer = await agent
+      .post('/login')
+      .type('form')
+      .send({ email, password, csrf_token: inputValue(page.text, 'csrf_token'), return_to: '/account' })
+      .expect(303);
+    expect(answer.headers.location).toBe('/login/two-factor');
+    expect(String(answer.headers['set-cookie'])).not.toContain('pfs_session=');
+    return agent;
+  }
+
+  it('when a two-factor user gives the password, then no session exists until the code is right', async () => {
+    const email = uniqueEmail('otp-signin');
+    const { otpSecret } = await createTestUser(auth.deps, email, password, { enableOtp: true });
+    const agent = await passwordStep(email);
+    await agent.get('/account').expect(303);
+    const page = await agent.get('/login/two-factor').expect(200);
+    const wrong = await agent
+      .post('/login/two-factor')
+      .type('form')
+      .send({ csrf_token: inputValue(page.text, 'csrf_token'), code: '12345x' })
+      .expect(401);
+    expect(wrong.text).toContain('That code is not right');
+    const right = await agent
+      .post('/login/two-factor')
+      .type('form')
+      .send({ csrf_token: inputValue(page.text, 'csrf_token'), code: generateTotpCode(otpSecret!) })
+      .expect(303);
+    expect(right.headers.location).toBe('/account');
+    await agent.get('/account').expect(200);
+  });
+
+  it('when the two-factor step is opened without a password step, then it sends back to sign-in', async () => {
+    const answer = await request(auth.app).get('/login/two-factor').expect(303);
+    expect(answer.headers.location).toBe('/login');
   });
 });

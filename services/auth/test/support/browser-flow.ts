@@ -9,14 +9,28 @@ export function pkcePair(): { verifier: string; challenge: string } {
 }
 
 /** An agent signed in on the auth pages (cookies kept), and the CSRF token of its pages. */
-export async function signedInAgent(app: Express, email: string, password: string) {
+export async function signedInAgent(
+  app: Express,
+  email: string,
+  password: string,
+  secondFactor?: () => string,
+) {
   const agent = request.agent(app);
   const signIn = await agent.get('/login').expect(200);
-  await agent
+  const answer = await agent
     .post('/login')
     .type('form')
     .send({ email, password, csrf_token: inputValue(signIn.text, 'csrf_token') })
     .expect(303);
+  if (answer.headers.location === '/login/two-factor') {
+    if (!secondFactor) throw new Error('this user has two-factor: pass secondFactor');
+    const page = await agent.get('/login/two-factor').expect(200);
+    await agent
+      .post('/login/two-factor')
+      .type('form')
+      .send({ csrf_token: inputValue(page.text, 'csrf_token'), code: secondFactor() })
+      .expect(303);
+  }
   return { agent, csrfToken: inputValue(signIn.text, 'csrf_token')! };
 }
 
@@ -56,23 +70,17 @@ export async function approveInBrowser(
     email: string;
     password: string;
     decision?: 'allow' | 'deny';
+    /** For two-factor users: gives the code the sign-in step asks for. */
+    secondFactor?: () => string;
+    /** An agent already signed in: sign-in is skipped. */
+    agent?: ReturnType<typeof request.agent>;
   },
 ): Promise<{ location: URL; agent: ReturnType<typeof request.agent> }> {
-  const agent = request.agent(app);
+  const agent = options.agent ?? request.agent(app);
   const authorizePath = `/oauth2/authorize?${new URLSearchParams(options.authorizeQuery)}`;
-  const first = await agent.get(authorizePath).expect(302);
-  const signIn = await agent.get(first.headers.location).expect(200);
-  const signedIn = await agent
-    .post('/login')
-    .type('form')
-    .send({
-      email: options.email,
-      password: options.password,
-      csrf_token: inputValue(signIn.text, 'csrf_token'),
-      return_to: inputValue(signIn.text, 'return_to'),
-    })
-    .expect(303);
-  const consent = await agent.get(signedIn.headers.location).expect(200);
+  const consent = options.agent
+    ? await agent.get(authorizePath).expect(200)
+    : await signInThenConsent(agent, authorizePath, options);
   const fields: Record<string, string> = { decision: options.decision ?? 'allow' };
   for (const name of [
     'csrf_token',
@@ -89,6 +97,35 @@ export async function approveInBrowser(
   }
   const decision = await agent.post('/oauth2/authorize').type('form').send(fields).expect(302);
   return { location: new URL(decision.headers.location), agent };
+}
+
+async function signInThenConsent(
+  agent: ReturnType<typeof request.agent>,
+  authorizePath: string,
+  options: { email: string; password: string; secondFactor?: () => string },
+) {
+  const first = await agent.get(authorizePath).expect(302);
+  const signIn = await agent.get(first.headers.location).expect(200);
+  let next = await agent
+    .post('/login')
+    .type('form')
+    .send({
+      email: options.email,
+      password: options.password,
+      csrf_token: inputValue(signIn.text, 'csrf_token'),
+      return_to: inputValue(signIn.text, 'return_to'),
+    })
+    .expect(303);
+  if (next.headers.location === '/login/two-factor') {
+    if (!options.secondFactor) throw new Error('this user has two-factor: pass secondFactor');
+    const page = await agent.get('/login/two-factor').expect(200);
+    next = await agent
+      .post('/login/two-factor')
+      .type('form')
+      .send({ csrf_token: inputValue(page.text, 'csrf_token'), code: options.secondFactor() })
+      .expect(303);
+  }
+  return agent.get(next.headers.location).expect(200);
 }
 
 /** Exchanges a code at the token endpoint with HTTP Basic client authentication. */
