@@ -57,6 +57,7 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   app.use(
     tokenRoutes({
       oauth: deps.oauth,
+      logger: deps.logger,
       limiter: deps.limiter,
       accessTokenTtlSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS,
       checks: {

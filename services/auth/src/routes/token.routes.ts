@@ -1,5 +1,6 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { OAuthError } from '@node-oauth/oauth2-server';
+import type { Logger } from '@pfs/logger';
 import express, { Request, Router } from 'express';
 import { newOAuthResponse, sendOAuthResponse, toOAuthRequest } from '../oauth/express-adapter';
 import { TokenEndpointError } from '../oauth/token-endpoint-error';
@@ -8,6 +9,7 @@ import type { RateLimiter } from '../security/rate-limiter';
 
 export interface TokenRoutesDependencies {
   oauth: OAuth2Server;
+  logger: Logger;
   checks: TokenRequestCheckDependencies;
   limiter: RateLimiter;
   accessTokenTtlSeconds: number;
@@ -65,6 +67,18 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
           response.body = { error: error.name, error_description: error.message };
         }
         adaptError(response);
+        if (error.name === 'server_error') {
+          // The library wraps our failures (a database error…) and would show their message: log it, say little.
+          deps.logger.error(
+            { err: (error as { inner?: unknown }).inner ?? error, requestId: req.id },
+            'token request failed',
+          );
+          response.status = 500;
+          response.body = {
+            error: 'server_error',
+            error_description: 'The server could not complete the request.',
+          };
+        }
         const body = response.body as { error?: string };
         if (clientId && (body.error === 'invalid_grant' || body.error === 'invalid_client')) {
           await deps.limiter.hit(`token-client:${clientId}`, deps.checks.maxFailuresPerClient);
