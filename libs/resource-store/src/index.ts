@@ -49,3 +49,5 @@ export { buildEntryFilters, sumEntriesByDay } from './repositories/entry-filters
 export type { DailyTotal, EntryFilters, IdFilter } from './repositories/entry-filters';
 export { IdempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotencyClaim, StoredResponse } from './repositories/idempotency.repository';
+export { UserProfileRepository } from './repositories/user-profile.repository';
+export type { ProfileUpdate, ProfileUpdateResult } from './repositories/user-profile.repository';

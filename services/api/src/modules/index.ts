@@ -2,6 +2,7 @@ import type { ApiModule } from './api-module';
 import { accountsModule } from './accounts/accounts.module';
 import { currenciesModule } from './currencies/currencies.module';
 import { entriesModule } from './entries/entries.module';
+import { meLedgerModule } from './me/update-me.module';
 import { categoriesModule } from './categories/categories.module';
 import { meModule } from './me/me.module';
 import { rateLimitModule } from './rate-limit/rate-limit.module';
@@ -23,6 +24,7 @@ export const apiModules: ApiModule[] = [
   accountsModule,
   entriesModule,
   currenciesModule,
+  meLedgerModule,
   exportsModule,
   notificationsModule,
   pushModule,

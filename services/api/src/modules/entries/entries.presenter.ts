@@ -1,16 +1,19 @@
-import { amountToJson } from '@pfs/money';
+import { amountToJson, type Decimal } from '@pfs/money';
 import { compact, formatModified, formatTimestamp } from '@pfs/resource-api';
 import type { Entry } from '@pfs/resource-store';
 
-/** The `/entries` representation. `companion` is the other side of a transfer, when there is one. */
-export function presentEntry(entry: Entry, companion?: Entry): Record<string, unknown> {
+/**
+ * The `/entries` representation. `companion` is the other side of a transfer, when there is one;
+ * `mainRate` converts the entry's currency to the user's current main currency on the entry's date.
+ */
+export function presentEntry(entry: Entry, companion?: Entry, mainRate?: Decimal): Record<string, unknown> {
   return compact({
     id: entry.id,
     amount: amountToJson(entry.amount),
     currency: {
       code: entry.currency,
       rate: amountToJson(entry.rate),
-      main_rate: entry.mainRate === null ? undefined : amountToJson(entry.mainRate),
+      main_rate: mainRate ? amountToJson(mainRate) : undefined,
       fixed: entry.fixed,
     },
     date: entry.date,

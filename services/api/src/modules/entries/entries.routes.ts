@@ -1,5 +1,5 @@
 import { inputError, notFound } from '@pfs/errors';
-import { amountToJson } from '@pfs/money';
+import { amountToJson, findCrossRate } from '@pfs/money';
 import {
   applyMergePatch,
   parseCreateBody,
@@ -28,6 +28,18 @@ export function entriesRoutes(deps: ApiDependencies): Router {
   const ledger = ledgerDepsOf(deps);
   const idempotent = idempotentPost(deps.dataSource);
 
+  /** Presents entries with their transfer companions and main-currency rates (one user read per request). */
+  async function presenterFor(userId: string, entries: Entry[]) {
+    const companions = await companionsOf(userId, entries);
+    const main = (await deps.users.findById(userId))?.currency ?? 'EUR';
+    return (entry: Entry) =>
+      presentEntry(
+        entry,
+        companions.get(entry.transactionId ?? ''),
+        findCrossRate(deps.rates, entry.currency, main, entry.date),
+      );
+  }
+
   /** Each transfer's companion, for presenting `transaction` with its account and amount. */
   async function companionsOf(userId: string, entries: Entry[]): Promise<Map<string, Entry>> {
     const ids = entries.flatMap((entry) => (entry.transactionId ? [entry.transactionId] : []));
@@ -45,12 +57,11 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       params,
       buildEntryFilters(readEntryFilters(req)),
     );
-    const companions = await companionsOf(userId, result.items);
     api.respond.sendList(req, res, {
       schema: 'entries',
       params,
       result,
-      present: (entry) => presentEntry(entry, companions.get(entry.transactionId ?? '')),
+      present: await presenterFor(userId, result.items),
     });
   });
 
@@ -82,14 +93,8 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     const userId = userIdOf(req);
     const entry = await entriesTable.findById(deps.dataSource, userId, String(req.params.id));
     if (!entry) throw notFound('Entry', String(req.params.id));
-    const companions = await companionsOf(userId, [entry]);
-    api.respond.sendObject(
-      req,
-      res,
-      'entries',
-      presentEntry(entry, companions.get(entry.transactionId ?? '')),
-      entry.modifiedAt,
-    );
+    const present = await presenterFor(userId, [entry]);
+    api.respond.sendObject(req, res, 'entries', present(entry), entry.modifiedAt);
   });
 
   router.post('/entries', requireScope('entries:rw'), async (req, res) => {
@@ -142,14 +147,8 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       transfer: readTransferIntent(mode, req.body, body),
       presentCurrent: (entry) => presentEntry(entry),
     });
-    const companions = await companionsOf(userId, [updated]);
-    api.respond.sendObject(
-      req,
-      res,
-      'entries',
-      presentEntry(updated, companions.get(updated.transactionId ?? '')),
-      updated.modifiedAt,
-    );
+    const present = await presenterFor(userId, [updated]);
+    api.respond.sendObject(req, res, 'entries', present(updated), updated.modifiedAt);
   };
   router.put('/entries/:id', requireScope('entries:rw'), update('put'));
   router.patch('/entries/:id', requireScope('entries:rw'), update('patch'));
