@@ -1,0 +1,70 @@
+import { accessTokenKey, generateToken, hashToken } from '@pfs/contracts';
+import type { Redis } from '@pfs/redis';
+import { UserRepository } from '@pfs/resource-store';
+import { randomBytes } from 'node:crypto';
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { measure, Measurement, MeasureOptions } from './measure';
+
+export const ALL_SCOPES_FOR_BENCH =
+  'user:rw entries:rw budgets:rw accounts:rw images:rw categories:rw tags:rw locations:rw';
+
+/** What a suite gets: the running servers, the bench database, a way to make users, and `measure`. */
+export interface BenchContext {
+  apiUrl: string;
+  bareUrl: string;
+  env: Record<string, string>;
+  dataSource: DataSource;
+  pg: Pool;
+  redis: Redis;
+  /** BENCH_QUICK=1: smaller data sets, for a smoke run. */
+  quick: boolean;
+  createUser(scope?: string): Promise<{ userId: string; token: string; auth: string }>;
+  /** Measures and records a row of the report (printed beside the bare baseline). */
+  measure(options: MeasureOptions): Promise<Measurement>;
+  /** Records a figure that is not a throughput (a duration, a memory peak). */
+  note(name: string, value: string): void;
+}
+
+export interface BenchReport {
+  rows: Measurement[];
+  notes: Array<{ name: string; value: string }>;
+}
+
+export function createBenchContext(options: {
+  apiUrl: string;
+  bareUrl: string;
+  env: Record<string, string>;
+  dataSource: DataSource;
+  pg: Pool;
+  redis: Redis;
+  report: BenchReport;
+}): BenchContext {
+  const users = new UserRepository(options.dataSource);
+  return {
+    ...options,
+    quick: process.env.BENCH_QUICK === '1',
+    async createUser(scope = ALL_SCOPES_FOR_BENCH) {
+      const user = await users.create({ email: `bench-${randomBytes(6).toString('hex')}@example.test` });
+      const token = generateToken();
+      // The introspection record the auth service would write (the redis client carries the prefix).
+      const record = {
+        sub: user.id,
+        scope,
+        kind: 'access',
+        client_id: 'bench',
+        exp: Math.floor(Date.now() / 1000) + 86_400,
+      };
+      await options.redis.set(accessTokenKey(hashToken(token)), JSON.stringify(record), 'EX', 86_400);
+      return { userId: user.id, token, auth: `Bearer ${token}` };
+    },
+    async measure(measureOptions) {
+      const result = await measure(measureOptions);
+      options.report.rows.push(result);
+      return result;
+    },
+    note(name, value) {
+      options.report.notes.push({ name, value });
+    },
+  };
+}

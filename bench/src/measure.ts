@@ -1,0 +1,49 @@
+import autocannon from 'autocannon';
+
+export interface MeasureOptions {
+  /** Shown in the report. */
+  name: string;
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Concurrent connections (default 10). */
+  connections?: number;
+  /** Seconds of load (default BENCH_SECONDS or 5). */
+  seconds?: number;
+  /** Distinct requests to cycle through, e.g. POST bodies with different idempotency keys. */
+  requests?: autocannon.Request[];
+}
+
+export interface Measurement {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Non-2xx/3xx answers and socket errors: a figure with errors is not a figure. */
+  errors: number;
+}
+
+export const defaultSeconds = () => Number(process.env.BENCH_SECONDS ?? 5);
+
+/** Runs autocannon against one endpoint and reduces its result to what we report. */
+export async function measure(options: MeasureOptions): Promise<Measurement> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections ?? 10,
+    duration: options.seconds ?? defaultSeconds(),
+    requests: options.requests,
+  });
+  return {
+    name: options.name,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}

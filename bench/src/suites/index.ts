@@ -1,0 +1,6 @@
+import type { BenchSuite } from '../bench-suite';
+import { entriesSuite } from './entries.bench';
+import { meSuite } from './me.bench';
+
+/** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs the named ones only. */
+export const suites: BenchSuite[] = [meSuite, entriesSuite];
