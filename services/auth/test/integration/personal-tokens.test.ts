@@ -59,17 +59,24 @@ describe('personal tokens', () => {
     expect(later.text).not.toContain(token);
   });
 
-  it('when the API marked the token used, then the list shows the last-used time', async () => {
+  it('when the API is called with the token, then the list shows when it was last used', async () => {
     const { agent, token } = await createToken('Phone');
     const before = await agent.get('/account').expect(200);
     expect(before.text).toMatch(/<td>Phone<\/td>\s*<td>[^<]+<\/td>\s*<td>never<\/td>/);
+    const usedAt = Date.now();
+    await request(api).get('/me').auth(token, '').expect(200);
+    // The API records the use fire-and-forget; give its Redis write a moment.
     const [row] = await auth.deps.dataSource.query(`SELECT id FROM oauth_tokens WHERE token_hash = $1`, [
       hashToken(token),
     ]);
-    // What the resource API does on each use of a personal token (the contract in @pfs/contracts).
-    await auth.deps.redis.set(personalTokenUsedKey(String(row.id)), String(Date.UTC(2026, 10, 21, 9, 30)));
+    for (let i = 0; i < 50 && !(await auth.deps.redis.get(personalTokenUsedKey(String(row.id)))); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const after = await agent.get('/account').expect(200);
-    expect(after.text).toContain('2026-11-21 09:30 UTC');
+    const shown = /<td>Phone<\/td>\s*<td>[^<]+<\/td>\s*<td>([^<]+)<\/td>/.exec(after.text)![1];
+    expect(shown).not.toBe('never');
+    const shownAt = Date.parse(shown.replace(' UTC', 'Z').replace(' ', 'T'));
+    expect(Math.abs(shownAt - usedAt)).toBeLessThan(120_000);
   });
 
   it('when the user revokes the token, then the API refuses it at once', async () => {
