@@ -45,12 +45,35 @@ function readBasicCredentials(req: Request): { id: string; secret: string } | un
   return { id: decoded.slice(0, separator), secret: decoded.slice(separator + 1) };
 }
 
-/** The authenticated client, or undefined to let the library answer invalid_client / invalid_request. */
-async function findAuthenticatedClient(deps: TokenRequestCheckDependencies, req: Request) {
-  const credentials = readBasicCredentials(req);
+/** The client's credentials as the library will read them: Basic first, else the body (RFC 6749 §2.3.1). */
+function readClientCredentials(req: Request, body: Record<string, unknown>) {
+  const basic = readBasicCredentials(req);
+  if (basic) return basic;
+  if (typeof body.client_id !== 'string') return undefined;
+  return {
+    id: body.client_id,
+    secret: typeof body.client_secret === 'string' ? body.client_secret : undefined,
+  };
+}
+
+const invalidClient = (description: string) =>
+  new TokenEndpointError(401, 'invalid_client', description, { 'WWW-Authenticate': 'Basic realm="pfs"' });
+
+/**
+ * The client our checks apply to, or undefined to let the library answer invalid_client / invalid_request.
+ * A request without a secret (PKCE) is only for public clients (registered with --implicit): the library
+ * would accept it from any client, so confidential clients are refused here.
+ */
+async function findClient(deps: TokenRequestCheckDependencies, req: Request, body: Record<string, unknown>) {
+  const credentials = readClientCredentials(req, body);
   if (!credentials) return undefined;
   const client = await deps.clients.findById(credentials.id);
   if (!client) return undefined;
+  if (credentials.secret === undefined || credentials.secret === '') {
+    if (!client.grants.includes('implicit'))
+      throw invalidClient('This client must authenticate with its secret.');
+    return client;
+  }
   const given = Buffer.from(hashToken(credentials.secret));
   const stored = Buffer.from(client.secretHash);
   return given.length === stored.length && timingSafeEqual(given, stored) ? client : undefined;
@@ -103,12 +126,12 @@ export async function checkTokenRequest(
   if (perIp.blocked) throw tooManyRequests(perIp.retryAfterSeconds);
   assertSingleValuedParameters(body);
   assertOneClientAuthentication(req, body);
-  const clientId = readBasicCredentials(req)?.id;
+  const clientId = readClientCredentials(req, body)?.id;
   if (clientId) {
     const perClient = await deps.limiter.check(`token-client:${clientId}`, deps.maxFailuresPerClient);
     if (perClient.blocked) throw tooManyRequests(perClient.retryAfterSeconds);
   }
-  const client = await findAuthenticatedClient(deps, req);
+  const client = await findClient(deps, req, body);
   if (!client) return clientId;
   if (body.grant_type === 'refresh_token') await assertRefreshScopeUnchanged(deps, client, body);
   if (body.grant_type === 'authorization_code') await assertSecondFactor(deps, client, req, body);

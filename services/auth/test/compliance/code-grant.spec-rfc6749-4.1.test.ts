@@ -131,4 +131,44 @@ describe('authorization code grant', () => {
     });
     await exchangeCode(auth.app, client, { code, code_verifier: pkce.verifier }).expect(200);
   });
+
+  it('when a public client exchanges a code with PKCE and no secret, then tokens', async () => {
+    const client = await createTestClient(auth.deps, { implicit: true });
+    const pkce = pkcePair();
+    const code = await codeFor(auth, client, {
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    });
+    await request(auth.app)
+      .post('/oauth2/token')
+      .type('form')
+      .send({
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        code,
+        code_verifier: pkce.verifier,
+      })
+      .expect(200);
+  });
+
+  it('when a confidential client leaves out its secret, even with PKCE, then 401 invalid_client', async () => {
+    const client = await createTestClient(auth.deps);
+    const pkce = pkcePair();
+    const code = await codeFor(auth, client, {
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    });
+    const answer = await request(auth.app)
+      .post('/oauth2/token')
+      .type('form')
+      .send({
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        code,
+        code_verifier: pkce.verifier,
+      })
+      .expect(401);
+    expect(answer.body.error).toBe('invalid_client');
+    expect(answer.headers['www-authenticate']).toMatch(/^Basic/);
+  });
 });

@@ -1,7 +1,7 @@
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { generateTotpCode } from '../../src/security/totp';
-import { approveInBrowser, exchangeCode, inputValue, signedInAgent } from '../support/browser-flow';
+import { approveInBrowser, exchangeCode, inputValue, pkcePair, signedInAgent } from '../support/browser-flow';
 import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
 
 /** Spec "Two-factor authentication" 1–3 and the Errors table's 401 + X-Service-OTP row; RFC 6238. */
@@ -91,6 +91,53 @@ describe('two-factor authentication at the token request', () => {
     const fourth = await exchangeWithOtp(client, code, generateTotpCode(secret)).expect(429);
     expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(0);
     expect(fourth.body.error).toBe('too_many_requests');
+  });
+
+  it('when the client sends its credentials in the body instead of Basic, then two-factor is still asked', async () => {
+    const { client, code } = await otpUserWithCode();
+    const answer = await request(auth.app)
+      .post('/oauth2/token')
+      .type('form')
+      .send({
+        grant_type: 'authorization_code',
+        code,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      })
+      .expect(401);
+    expect(answer.headers['x-service-otp']).toBe('required');
+  });
+
+  it('when a public client exchanges with PKCE and no secret, then two-factor is still asked', async () => {
+    const email = uniqueEmail('otp-public');
+    const created = await createTestUser(auth.deps, email, password, { enableOtp: true });
+    const client = await createTestClient(auth.deps, { implicit: true });
+    const pkce = pkcePair();
+    const { location } = await approveInBrowser(auth.app, {
+      authorizeQuery: {
+        response_type: 'code',
+        client_id: client.client_id,
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+      },
+      email,
+      password,
+      secondFactor: () => generateTotpCode(created.otpSecret!),
+    });
+    const form = {
+      grant_type: 'authorization_code',
+      client_id: client.client_id,
+      code: location.searchParams.get('code')!,
+      code_verifier: pkce.verifier,
+    };
+    const first = await request(auth.app).post('/oauth2/token').type('form').send(form).expect(401);
+    expect(first.headers['x-service-otp']).toBe('required');
+    await request(auth.app)
+      .post('/oauth2/token')
+      .set('X-Service-OTP', generateTotpCode(created.otpSecret!))
+      .type('form')
+      .send(form)
+      .expect(200);
   });
 
   it('when the client refreshes, then no second factor is asked', async () => {
