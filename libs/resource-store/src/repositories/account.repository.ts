@@ -123,15 +123,13 @@ export class AccountRepository {
     return row.count;
   }
 
-  /** The user's live accounts among `ids`, locked for the rest of the transaction. */
+  /**
+   * The user's live accounts among `ids`, for a write transaction. No row lock is taken: every write of a
+   * user runs after `withUserChange` claimed the user's change sequence, which serialises them, and
+   * balances only ever move by atomic `+ delta` updates.
+   */
   async lockAccounts(manager: EntityManager, userId: string, ids: string[]): Promise<Account[]> {
-    const records = await this.table.findByIds(manager, userId, ids);
-    if (records.length) {
-      await manager.query(`SELECT 1 FROM accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`, [
-        records.map((account) => account.id),
-      ]);
-    }
-    return records;
+    return this.table.findByIds(manager, userId, ids);
   }
 
   /**

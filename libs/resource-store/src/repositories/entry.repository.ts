@@ -176,7 +176,7 @@ export class EntryRepository {
     userId: string,
     ids: string[],
   ): Promise<string[]> {
-    const valid = ids.filter((id) => /^[1-9]\d{0,17}$/.test(id));
+    const valid = [...new Set(ids.filter((id) => /^[1-9]\d{0,17}$/.test(id)))];
     if (!valid.length) return [];
     const rows: Array<{ id: string }> = await manager.query(
       `SELECT id::text AS id FROM ${table} WHERE user_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted`,

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { entriesCategoryHook, entriesTagHook, entriesTagToCategoryHook } from './entry-references';
 
 /**
  * Moves references when categories or tags are merged or deleted, inside the same change transaction.
@@ -11,8 +12,8 @@ export type ReferenceHook = (
 ) => Promise<void>;
 
 /** Called when categories are merged into another (toId) or deleted (toId null). */
-export const categoryReferenceHooks: ReferenceHook[] = [];
+export const categoryReferenceHooks: ReferenceHook[] = [entriesCategoryHook];
 /** Called when tags are merged into another tag (toId) or deleted (toId null). */
-export const tagReferenceHooks: ReferenceHook[] = [];
+export const tagReferenceHooks: ReferenceHook[] = [entriesTagHook];
 /** Called when tags are merged into a category: rows tagged with `fromIds` take category `toId`. */
-export const tagToCategoryHooks: ReferenceHook[] = [];
+export const tagToCategoryHooks: ReferenceHook[] = [entriesTagToCategoryHook];

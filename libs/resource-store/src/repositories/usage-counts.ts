@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { entriesPerCategory, entriesPerTag } from './entry-references';
 
 /** One count of one object: `key` is a member of the object's `counts` (`entries`, `budgets`, …). */
 export interface UsageCount {
@@ -31,8 +32,8 @@ const tagsPerCategory: UsageCounter = async (source, userId, ids) => {
   ]);
 };
 
-export const categoryUsageCounters: UsageCounter[] = [tagsPerCategory];
-export const tagUsageCounters: UsageCounter[] = [];
+export const categoryUsageCounters: UsageCounter[] = [tagsPerCategory, entriesPerCategory];
+export const tagUsageCounters: UsageCounter[] = [entriesPerTag];
 
 /** Runs every counter and sums them into `{id: {key: count}}`, starting from `zeros`. */
 export async function countUsage(
