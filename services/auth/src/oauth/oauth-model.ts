@@ -8,13 +8,13 @@ import type {
   User,
 } from '@node-oauth/oauth2-server';
 import { formatScope, generateToken, hashToken, parseScope, sameScope } from '@pfs/contracts';
-import { timingSafeEqual } from 'node:crypto';
 import type { AuthorizationCodeRepository } from '../repositories/authorization-code.repository';
 import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
 import type { GrantRepository } from '../repositories/grant.repository';
 import type { TokenRepository } from '../repositories/token.repository';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
 import { revokeGrants } from '../use-cases/revoke-grants.use-case';
+import { isClientSecret } from './client-credentials';
 import { findUsableRefreshToken } from './refresh-token-reuse';
 
 export interface OAuthModelDependencies {
@@ -33,12 +33,6 @@ export interface AuthorizingUser extends User {
   grantId: string;
   /** Whether the client named redirect_uri, which makes it mandatory at the token step. */
   redirectUriSent: boolean;
-}
-
-function constantTimeEquals(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 export function toLibraryClient(client: OAuthClientRecord): Client {
@@ -62,7 +56,7 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
       const client = await deps.clients.findById(clientId);
       if (!client) return false;
       if (clientSecret !== null && clientSecret !== undefined) {
-        if (!constantTimeEquals(hashToken(clientSecret), client.secretHash)) return false;
+        if (!isClientSecret(client, clientSecret)) return false;
       }
       return toLibraryClient(client);
     },

@@ -1,10 +1,10 @@
 import { hashToken, sameScope } from '@pfs/contracts';
 import type { Request } from 'express';
-import { timingSafeEqual } from 'node:crypto';
 import type { AuthorizationCodeRepository } from '../repositories/authorization-code.repository';
 import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
 import type { TokenRepository } from '../repositories/token.repository';
 import type { RateLimiter } from '../security/rate-limiter';
+import { isClientSecret, readBasicCredentials } from './client-credentials';
 import { SecondFactorDependencies, verifySecondFactor } from '../use-cases/verify-second-factor.use-case';
 import { invalidRequest, invalidScope, TokenEndpointError, tooManyRequests } from './token-endpoint-error';
 
@@ -36,15 +36,6 @@ function assertOneClientAuthentication(req: Request, body: Record<string, unknow
   }
 }
 
-function readBasicCredentials(req: Request): { id: string; secret: string } | undefined {
-  const match = /^basic ([A-Za-z0-9+/=]+)$/i.exec(req.get('authorization') ?? '');
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const separator = decoded.indexOf(':');
-  if (separator <= 0) return undefined;
-  return { id: decoded.slice(0, separator), secret: decoded.slice(separator + 1) };
-}
-
 /** The client's credentials as the library will read them: Basic first, else the body (RFC 6749 §2.3.1). */
 function readClientCredentials(req: Request, body: Record<string, unknown>) {
   const basic = readBasicCredentials(req);
@@ -74,9 +65,7 @@ async function findClient(deps: TokenRequestCheckDependencies, req: Request, bod
       throw invalidClient('This client must authenticate with its secret.');
     return client;
   }
-  const given = Buffer.from(hashToken(credentials.secret));
-  const stored = Buffer.from(client.secretHash);
-  return given.length === stored.length && timingSafeEqual(given, stored) ? client : undefined;
+  return isClientSecret(client, credentials.secret) ? client : undefined;
 }
 
 /** The spec: a refresh's scope, when sent, must equal the scope returned at the code exchange. */

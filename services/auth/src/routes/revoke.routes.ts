@@ -1,6 +1,6 @@
 import { hashToken } from '@pfs/contracts';
 import express, { Request, Response, Router } from 'express';
-import { timingSafeEqual } from 'node:crypto';
+import { findBasicAuthenticatedClient } from '../oauth/client-credentials';
 import type { ClientRepository } from '../repositories/client.repository';
 import type { TokenRecord, TokenRepository } from '../repositories/token.repository';
 import { GrantRevocationDependencies, revokeGrants } from '../use-cases/revoke-grants.use-case';
@@ -18,18 +18,6 @@ function oauthError(res: Response, status: number, error: string, description: s
 function bearerToken(req: Request): string | undefined {
   const match = /^bearer (\S+)$/i.exec(req.get('authorization') ?? '');
   return match?.[1];
-}
-
-async function authenticateClient(deps: RevokeRoutesDependencies, req: Request) {
-  const match = /^basic ([A-Za-z0-9+/=]+)$/i.exec(req.get('authorization') ?? '');
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const separator = decoded.indexOf(':');
-  const client = separator > 0 ? await deps.clients.findById(decoded.slice(0, separator)) : undefined;
-  if (!client) return undefined;
-  const given = Buffer.from(hashToken(decoded.slice(separator + 1)));
-  const stored = Buffer.from(client.secretHash);
-  return given.length === stored.length && timingSafeEqual(given, stored) ? client : undefined;
 }
 
 /** A token named in the request, of either kind, by the parameter names clients send. */
@@ -89,7 +77,7 @@ async function revokeWithBearer(
  * known (RFC 7009 §2.2: an invalid token is not an error); 401 invalid_client for bad credentials.
  */
 async function revokeAsClient(deps: RevokeRoutesDependencies, req: Request, res: Response) {
-  const client = await authenticateClient(deps, req);
+  const client = await findBasicAuthenticatedClient(deps.clients, req);
   if (!client) {
     res.setHeader('WWW-Authenticate', 'Basic realm="pfs"');
     return oauthError(res, 401, 'invalid_client', 'Client authentication failed.');
