@@ -22,6 +22,7 @@ export type {
   ResourceTableOptions,
   Snapshot,
   SyncedRecord,
+  TotalCountCache,
 } from './sync/resource-table';
 export { SqlParams } from './sync/sql-params';
 export type { SqlFilter, SqlParam } from './sync/sql-params';

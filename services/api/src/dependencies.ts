@@ -70,7 +70,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     redis,
     users: new UserRepository(dataSource),
     rates,
-    resourceApi: new ResourceApi({ baseUrl: config.BASE_URL, syncSecret: config.SYNC_TOKEN_SECRET }),
+    resourceApi: new ResourceApi({ baseUrl: config.BASE_URL, syncSecret: config.SYNC_TOKEN_SECRET, redis }),
     gate: new RequestGate(redis, {
       keyPrefix: config.REDIS_KEY_PREFIX,
       limit: config.RATE_LIMIT_LIMIT,

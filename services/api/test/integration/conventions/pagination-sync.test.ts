@@ -190,6 +190,26 @@ describe('pagination and sync', () => {
     expect(list.body.map((c: { name: string }) => c.name)).toEqual(['second', 'first']);
   });
 
+  it('when totals are cached, then X-Total-Count still follows every write and each filter', async () => {
+    const user = await createTestUser(t.deps);
+    const total = async (query = '') =>
+      (await request(t.app).get(`/categories?${query}`).set('Authorization', user.auth).expect(200)).headers[
+        'x-total-count'
+      ];
+    await createCategory(t.app, user, { name: 'a', type: 'expense' });
+    expect(await total()).toBe('1');
+    expect(await total('per_page=10')).toBe('1');
+    const keys = await t.deps.redis.keys(`${process.env.REDIS_KEY_PREFIX}count:categories:${user.userId}:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    const id = await createCategory(t.app, user, { name: 'b', type: 'income' });
+    expect(await total()).toBe('2');
+    expect(await total('type=income')).toBe('1');
+    await request(t.app).delete(`/categories/${id}`).set('Authorization', user.auth).expect(204);
+    expect(await total()).toBe('1');
+    expect(await total('type=income')).toBe('0');
+    expect(await total('include_deleted=true')).toBe('2');
+  });
+
   it('when each endpoint lists, then each has its own Service-Modified', async () => {
     const user = await createTestUser(t.deps);
     await createCategory(t.app, user, { name: 'c', type: 'expense' });
