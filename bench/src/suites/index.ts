@@ -1,6 +1,7 @@
 import type { BenchSuite } from '../bench-suite';
+import { categoriesSuite } from './categories.bench';
 import { entriesSuite } from './entries.bench';
 import { meSuite } from './me.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs the named ones only. */
-export const suites: BenchSuite[] = [meSuite, entriesSuite];
+export const suites: BenchSuite[] = [meSuite, entriesSuite, categoriesSuite];
