@@ -22,7 +22,13 @@ export class TokenIntrospectionStore {
     const pipeline = this.redis.multi();
     if (ttlSeconds === undefined) pipeline.set(accessTokenKey(tokenHash), JSON.stringify(record));
     else pipeline.set(accessTokenKey(tokenHash), JSON.stringify(record), 'EX', ttlSeconds);
-    if (record.grant_id) pipeline.sadd(grantTokensKey(record.grant_id), tokenHash);
+    if (record.grant_id) {
+      const grantKey = grantTokensKey(record.grant_id);
+      pipeline.sadd(grantKey, tokenHash);
+      // The set lives as long as its longest-lived token: set a TTL if it has none, extend it if shorter.
+      if (ttlSeconds !== undefined)
+        pipeline.expire(grantKey, ttlSeconds, 'NX').expire(grantKey, ttlSeconds, 'GT');
+    }
     await pipeline.exec();
   }
 

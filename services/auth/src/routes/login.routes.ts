@@ -106,6 +106,12 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
 
   router.post('/signup', form, async (req, res) => {
     if (!isValidCsrfToken(req)) return refuseExpiredForm(res);
+    // Account creation is counted per IP like failed sign-ins, so one host cannot mint accounts in bulk.
+    const budget = await deps.limiter.hit(`signup-ip:${req.ip}`, deps.maxFailuresPerIp);
+    if (budget.blocked) {
+      res.setHeader('Retry-After', String(budget.retryAfterSeconds));
+      return res.status(429).type('html').send(errorPage('Too many sign-ups', 'Try again later.'));
+    }
     const returnTo = safeReturnTo(req.body.return_to);
     const text = (name: string) => (typeof req.body[name] === 'string' ? req.body[name] : undefined);
     try {

@@ -1,4 +1,4 @@
-import { accessTokenKey, hashToken } from '@pfs/contracts';
+import { accessTokenKey, grantTokensKey, hashToken } from '@pfs/contracts';
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { obtainTokens } from '../support/browser-flow';
@@ -42,6 +42,14 @@ describe('refresh token rotation', () => {
       });
       expect(answer.body.refresh_token).not.toBe(tokens.refresh_token);
       expect(await auth.deps.redis.get(accessTokenKey(hashToken(answer.body.access_token)))).not.toBeNull();
+      // The grant's set of token hashes expires with its last token instead of piling up in Redis.
+      const [row] = await auth.deps.dataSource.query(
+        `SELECT grant_id FROM oauth_tokens WHERE token_hash = $1`,
+        [hashToken(answer.body.access_token)],
+      );
+      const setTtl = await auth.deps.redis.ttl(grantTokensKey(String(row.grant_id)));
+      expect(setTtl).toBeGreaterThan(3500);
+      expect(setTtl).toBeLessThanOrEqual(3600);
     });
 
     it('when the old refresh token comes back within the grace period (a retry), then it still works', async () => {

@@ -145,4 +145,26 @@ describe('sign-up, settings pages, developer page and sign-in limits', () => {
       .expect(303);
     await agent.get('/account').expect(303);
   });
+
+  it('when AUTH_URL is https, then the session and CSRF cookies are Secure', async () => {
+    const secure = await startAuthTestApp({ AUTH_URL: 'https://auth.example.test' });
+    try {
+      const email = uniqueEmail();
+      await createTestUser(secure.deps, email, password);
+      const agent = request.agent(secure.app);
+      const page = await agent.get('/login').expect(200);
+      expect(String(page.headers['set-cookie'])).toMatch(/pfs_csrf=[^;]+;.*Secure/);
+      const signedIn = await agent
+        .post('/login')
+        .set('Cookie', `pfs_csrf=${inputValue(page.text, 'csrf_token')}`)
+        .type('form')
+        .send({ email, password, csrf_token: inputValue(page.text, 'csrf_token') })
+        .expect(303);
+      expect(String(signedIn.headers['set-cookie'])).toMatch(
+        /pfs_session=[^;]+;.*HttpOnly;.*Secure;.*SameSite=Lax/,
+      );
+    } finally {
+      await secure.deps.close();
+    }
+  });
 });
