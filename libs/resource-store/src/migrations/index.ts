@@ -4,6 +4,7 @@ import { CreateSyncInfrastructure1763800200000 } from './1763800200000-create-sy
 import { CreateCategoriesAndTags1763800200100 } from './1763800200100-create-categories-and-tags';
 import { CreateCurrencyRates1763800300000 } from './1763800300000-create-currency-rates';
 import { CreateAccountsAndEntries1763800310000 } from './1763800310000-create-accounts-and-entries';
+import { AddAccountEntriesCount1763800320000 } from './1763800320000-add-account-entries-count';
 import { CreateExportsNotificationsPush1763800400000 } from './1763800400000-create-exports-notifications-push';
 
 /** The resource schema, in order. Append new migrations; never edit one that has shipped. */
@@ -16,6 +17,7 @@ export const resourceMigrations: MigrationSet = {
     CreateCategoriesAndTags1763800200100,
     CreateCurrencyRates1763800300000,
     CreateAccountsAndEntries1763800310000,
+    AddAccountEntriesCount1763800320000,
     CreateExportsNotificationsPush1763800400000,
   ],
 };

@@ -133,26 +133,39 @@ export class AccountRepository {
   }
 
   /**
-   * Adds `delta` (exact text) to an account's entries total in the caller's transaction. The account joins
-   * the change (its balance changed) without a new `modified`: only its writable fields define revisions.
+   * Adds `delta` (exact text) to an account's entries total and `countDelta` to its live-entry count, in the
+   * caller's transaction. The account joins the change (its balance changed) without a new `modified`: only
+   * its writable fields define revisions.
    */
   async addToEntriesTotal(
     manager: EntityManager,
     accountId: string,
     delta: string,
     changeSeq: string,
+    countDelta = 0,
   ): Promise<void> {
     await manager.query(
-      `UPDATE accounts SET entries_total = entries_total + $2::numeric, change_seq = $3 WHERE id = $1`,
-      [accountId, delta, changeSeq],
+      `UPDATE accounts SET entries_total = entries_total + $2::numeric, entries_count = entries_count + $4, change_seq = $3
+       WHERE id = $1`,
+      [accountId, delta, changeSeq, countDelta],
     );
+  }
+
+  /** How many live entries the user has (the sum of the per-account counts kept with every write). */
+  async countLiveEntries(source: EntityManager | DataSource, userId: string): Promise<number> {
+    const [row] = await source.query(
+      `SELECT coalesce(sum(entries_count), 0)::bigint AS count FROM accounts WHERE user_id = $1`,
+      [userId],
+    );
+    return Number(row.count);
   }
 
   /** Recomputes an account's entries total from its live entries (after a merge moved many at once). */
   async recomputeEntriesTotal(manager: EntityManager, accountId: string, changeSeq: string): Promise<void> {
     await manager.query(
-      `UPDATE accounts SET change_seq = $2, entries_total = coalesce(
-         (SELECT sum(account_amount) FROM entries WHERE account_id = $1 AND NOT deleted), 0)
+      `UPDATE accounts SET change_seq = $2,
+         entries_total = coalesce((SELECT sum(account_amount) FROM entries WHERE account_id = $1 AND NOT deleted), 0),
+         entries_count = (SELECT count(*) FROM entries WHERE account_id = $1 AND NOT deleted)
        WHERE id = $1`,
       [accountId, changeSeq],
     );

@@ -270,6 +270,7 @@ describe('ledger balances, property-based', () => {
             if (pair) model.delete(pair);
           }
         }
+        expect(await deps.accounts.countLiveEntries(deps.dataSource, userId)).toBe(model.size);
         for (const [index, acc] of accounts.entries()) {
           const expected = [...model.values()]
             .filter((item) => item.account === index)

@@ -13,7 +13,7 @@ import type { ApiDependencies } from '../../dependencies';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
 import { deleteEntry } from './delete-entry.use-case';
 import { readEntryDraft } from './entry-draft';
-import { readEntryFilters } from './entry-list-filters';
+import { isUnfiltered, readEntryFilters } from './entry-list-filters';
 import { presentEntry } from './entries.presenter';
 import { idempotentPost } from './idempotency';
 import { ledgerDepsOf } from './ledger-deps-of';
@@ -51,12 +51,15 @@ export function entriesRoutes(deps: ApiDependencies): Router {
   router.get('/entries', requireScope('entries:r'), async (req, res) => {
     const userId = userIdOf(req);
     const params = api.parseList(req, { endpoint: 'entries' });
-    const result = await entriesTable.list(
-      deps.dataSource,
-      userId,
-      params,
-      buildEntryFilters(readEntryFilters(req)),
-    );
+    const filters = readEntryFilters(req);
+    if (isUnfiltered(filters) && params.sinceSeq === undefined && !params.includeDeleted) {
+      // Every live entry of the user: the per-account counts kept with each write give the total exactly.
+      params.totalCache = {
+        get: () => ledger.accounts.countLiveEntries(deps.dataSource, userId),
+        set: async () => {},
+      };
+    }
+    const result = await entriesTable.list(deps.dataSource, userId, params, buildEntryFilters(filters));
     api.respond.sendList(req, res, {
       schema: 'entries',
       params,

@@ -48,3 +48,8 @@ export function readEntryFilters(req: Request, options: { requireRange?: boolean
     ids: parseListParam(query, 'ids', isResourceId),
   };
 }
+
+/** True when no filter narrows the list (every value undefined). */
+export function isUnfiltered(filters: EntryFilters): boolean {
+  return Object.values(filters).every((value) => value === undefined);
+}

@@ -129,7 +129,7 @@ export class EntryWriter {
 
   private async insertOne(snapshot: EntrySnapshot): Promise<Entry> {
     const entry = await this.deps.entries.table.insert(this.manager, this.userId, this.changeSeq, snapshot);
-    await this.moveBalance(entry.accountId, entry.accountAmount);
+    await this.moveBalance(entry.accountId, entry.accountAmount, 1);
     return entry;
   }
 
@@ -142,8 +142,15 @@ export class EntryWriter {
       this.changeSeq,
       snapshot,
     );
-    await this.moveBalance(current.accountId, new Decimal(current.accountAmount).negated().toFixed());
-    await this.moveBalance(updated!.accountId, updated!.accountAmount);
+    if (current.accountId === updated!.accountId) {
+      await this.moveBalance(
+        current.accountId,
+        new Decimal(updated!.accountAmount).minus(current.accountAmount).toFixed(),
+      );
+    } else {
+      await this.moveBalance(current.accountId, new Decimal(current.accountAmount).negated().toFixed(), -1);
+      await this.moveBalance(updated!.accountId, updated!.accountAmount, 1);
+    }
     return updated!;
   }
 
@@ -156,12 +163,12 @@ export class EntryWriter {
       this.changeSeq,
     );
     for (const entry of entries) {
-      await this.moveBalance(entry.accountId, new Decimal(entry.accountAmount).negated().toFixed());
+      await this.moveBalance(entry.accountId, new Decimal(entry.accountAmount).negated().toFixed(), -1);
     }
   }
 
-  private async moveBalance(accountId: string, delta: string): Promise<void> {
-    if (new Decimal(delta).isZero()) return;
-    await this.deps.accounts.addToEntriesTotal(this.manager, accountId, delta, this.changeSeq);
+  private async moveBalance(accountId: string, delta: string, countDelta = 0): Promise<void> {
+    if (new Decimal(delta).isZero() && countDelta === 0) return;
+    await this.deps.accounts.addToEntriesTotal(this.manager, accountId, delta, this.changeSeq, countDelta);
   }
 }

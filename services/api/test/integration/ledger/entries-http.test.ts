@@ -215,9 +215,11 @@ describe('PUT, PATCH and DELETE /entries/{id}', () => {
     await request(api.app).delete(`/entries/${id}`).set('Authorization', user.auth).expect(204);
     await get(`/entries/${id}`).expect(404);
     expect((await get('/entries').expect(200)).body).toEqual([]);
-    const withDeleted = await get('/entries?include_deleted=true').expect(200);
+    await postEntry(api.app, user, entry());
+    expect((await get('/entries').expect(200)).headers['x-total-count']).toBe('1');
+    const withDeleted = await get('/entries?include_deleted=true&ids=' + id).expect(200);
     expect(withDeleted.body).toEqual([expect.objectContaining({ id, deleted: true })]);
-    expect(await balanceOf(api.app, user, account)).toBe(0);
+    expect(await balanceOf(api.app, user, account)).toBe(-12.5);
   });
 });
 
