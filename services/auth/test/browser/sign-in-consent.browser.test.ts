@@ -3,6 +3,8 @@ import { uniqueEmail } from '@pfs/testing';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Browser, chromium } from 'playwright-core';
+import { accessTokenKey, hashToken } from '@pfs/contracts';
+import { generateTotpCode } from '../../src/security/totp';
 import { exchangeCode } from '../support/browser-flow';
 import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
 
@@ -76,6 +78,46 @@ describe('sign-in and consent in headless Chromium', () => {
       const cookies = await page.context().cookies(server.url);
       const session = cookies.find((cookie) => cookie.name === 'pfs_session');
       expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('when a user manages the account in the browser, then the QR code renders, two-factor turns on, and a personal token is created and revoked', async () => {
+    const email = uniqueEmail('browser-settings');
+    const password = 'correct horse battery';
+    await createTestUser(auth.deps, email, password);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.url}/account`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Account settings' }).waitFor();
+
+      await page.getByRole('button', { name: 'Set up two-factor' }).click();
+      const qr = page.getByRole('img', { name: 'QR code of your two-factor secret' });
+      await qr.waitFor();
+      // The image really decodes under the page's CSP (data: images allowed, no scripts needed).
+      const decoded = await qr.evaluate((element) => {
+        const image = element as unknown as { complete: boolean; naturalWidth: number };
+        return image.complete && image.naturalWidth > 0;
+      });
+      expect(decoded).toBe(true);
+      const secret = (await page.locator('#otp-secret').textContent())!;
+      await page.getByLabel('Code from the app').fill(generateTotpCode(secret));
+      await page.getByRole('button', { name: 'Turn on two-factor' }).click();
+      await page.getByText('Two-factor authentication is on.').waitFor();
+      expect(await page.locator('#recovery-codes li').count()).toBe(10);
+
+      await page.getByLabel('New token name').fill('Browser token');
+      await page.getByRole('button', { name: 'Create token' }).click();
+      const token = (await page.locator('#new-token').textContent())!;
+      expect(token).toMatch(/^pfs_pt_/);
+      expect(await auth.deps.redis.get(accessTokenKey(hashToken(token)))).not.toBeNull();
+      await page.getByRole('button', { name: 'Revoke token Browser token' }).click();
+      await page.getByText('No personal tokens.').waitFor();
+      expect(await auth.deps.redis.get(accessTokenKey(hashToken(token)))).toBeNull();
     } finally {
       await page.close();
     }
