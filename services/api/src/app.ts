@@ -47,11 +47,14 @@ export function buildApiApp(deps: ApiDependencies): Express {
   app.use(schemaRoutes(deps));
   // Export downloads carry their own signed, expiring link instead of a bearer token.
   app.use(exportFilesRoutes(deps));
-  app.use(negotiateMediaType);
+  // Authentication first, so every answer from here on (406, 415 and 400 included) carries X-RateLimit-*.
   app.use(authenticate(deps.gate, personalTokenUseRecorder(deps)));
+  app.use(negotiateMediaType);
   app.use(requireJsonBody);
   app.use(express.json({ type: jsonBodyTypes, limit: '256kb' }));
-  for (const module of apiModules) app.use(module.routes(deps));
+  for (const module of apiModules) {
+    app.use(module.routes(deps));
+  }
   app.use(routeNotFoundMiddleware);
   app.use(errorMiddleware(deps.logger));
   return app;

@@ -36,6 +36,22 @@ export function schemaRoutes(deps: ApiDependencies): Router {
     };
     return cache;
   };
+  // The API index, as Toshl's: links to every resource's collection, schema and the docs.
+  router.get('/', (req, res) => {
+    const index = JSON.stringify({
+      links: [
+        ...deps.resourceApi.schemas.list().map((schema) => ({
+          rel: schema.name,
+          href: `${baseUrl}${schema.links.find((link) => link.rel === 'list' || link.rel === 'self')?.href ?? `/${schema.name}`}`,
+          schema: `${baseUrl}/schema/${schema.name}`,
+        })),
+        { rel: 'rate-limit', href: `${baseUrl}/rate-limit` },
+        { rel: 'openapi', href: `${baseUrl}/openapi.json` },
+        { rel: 'docs', href: `${baseUrl}/docs` },
+      ],
+    });
+    sendStatic(req, res, 'application/json', index, strongEtag(index));
+  });
   router.get('/schema', (req, res) => {
     const index = JSON.stringify({
       links: [...documents().schemas.keys()].map((name) => ({

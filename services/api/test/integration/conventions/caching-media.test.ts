@@ -95,7 +95,8 @@ describe('caching and media types', () => {
       error_id: 'error.not_acceptable',
       description: expect.stringContaining('1'),
     });
-    await get('/me', { Accept: 'text/html' }).expect(406);
+    const html = await get('/me', { Accept: 'text/html' }).expect(406);
+    expect(html.headers['x-ratelimit-remaining']).toBeDefined();
     await get('/me', { Accept: 'application/xml, text/csv;q=0.5' }).expect(406);
   });
 

@@ -62,6 +62,21 @@ describe('hyper-schema, OpenAPI and docs', () => {
     expect(answer.body.components.schemas.categories.properties.counts).toBeDefined();
   });
 
+  it('when / is fetched, then the index links every resource, its schema and the docs', async () => {
+    const answer = await request(t.app).get('/').expect(200);
+    expect(answer.body.links).toEqual(
+      expect.arrayContaining([
+        {
+          rel: 'categories',
+          href: 'http://127.0.0.1:3000/categories',
+          schema: 'http://127.0.0.1:3000/schema/categories',
+        },
+        { rel: 'me', href: 'http://127.0.0.1:3000/me', schema: 'http://127.0.0.1:3000/schema/me' },
+        { rel: 'docs', href: 'http://127.0.0.1:3000/docs' },
+      ]),
+    );
+  });
+
   it('when /docs is fetched, then a human page names each resource', async () => {
     const answer = await request(t.app).get('/docs').expect(200);
     expect(answer.headers['content-type']).toContain('text/html');
