@@ -59,7 +59,8 @@ export async function seedLedger(context: BenchContext, size: number): Promise<L
       [userId, size + 1],
     );
     await pg.query(
-      `UPDATE accounts a SET entries_total = coalesce((SELECT sum(account_amount) FROM entries e WHERE e.account_id = a.id AND NOT e.deleted), 0)
+      `UPDATE accounts a SET entries_total = coalesce((SELECT sum(account_amount) FROM entries e WHERE e.account_id = a.id AND NOT e.deleted), 0),
+         entries_count = (SELECT count(*) FROM entries e WHERE e.account_id = a.id AND NOT e.deleted)
        WHERE a.user_id = $1`,
       [userId],
     );

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatAmount, parseAmount, roundToCurrency, sumAmounts } from './amount';
+import { amountToJson, formatAmount, parseAmount, roundToCurrency, sumAmounts } from './amount';
 import { Decimal } from './decimal';
 
 describe('amounts', () => {
@@ -47,6 +47,20 @@ describe('amounts', () => {
         expect(roundToCurrency(rounded, 'EUR').equals(rounded)).toBe(true);
         expect(rounded.decimalPlaces()).toBeLessThanOrEqual(2);
       }),
+    );
+  });
+
+  it('when amounts go to JSON, then text and Decimal inputs give the same nearest double', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }),
+        fc.integer({ min: 0, max: 9 }),
+        (units, places) => {
+          const text = new Decimal(units.toString()).dividedBy(new Decimal(10).pow(places)).toFixed();
+          expect(amountToJson(text)).toBe(amountToJson(new Decimal(text)));
+          expect(amountToJson(text)).toBe(Number(text));
+        },
+      ),
     );
   });
 });

@@ -67,8 +67,14 @@ export const accountsTable = new ResourceTable<Account>({
     'sort_order',
     'goal',
   ],
+  // Fields listed one by one, not spread: see the note on entriesTable.toRecord.
   toRecord: (row: RawRow): Account => ({
-    ...ResourceTable.commonFields(row),
+    id: String(row.id),
+    createdAt: row.created_at as Date,
+    modifiedAt: row.modified_at as Date,
+    changeSeq: String(row.change_seq),
+    deleted: Boolean(row.deleted),
+    extra: (row.extra as Record<string, unknown> | null) ?? null,
     parentId: row.parent_id === null ? null : String(row.parent_id),
     name: String(row.name),
     type: String(row.type),
