@@ -161,7 +161,14 @@ describe('writes: create, update, conflicts, delete (categories and tags)', () =
     expect(answer.body.extra).not.toHaveProperty('a');
     const stale = await patch(`/categories/${id}`, { modified: seen.modified, name: 'Auto' }).expect(200);
     expect(stale.body).toMatchObject({ name: 'Auto', extra: { b: 2, c: 3 } });
-    const bad = await patch(`/categories/${id}`, { modified: stale.body.modified, type: 'gift' }).expect(400);
+    const typed = await request(t.app)
+      .patch(`/categories/${id}`)
+      .set('Authorization', user.auth)
+      .set('Content-Type', 'application/merge-patch+json')
+      .send(JSON.stringify({ modified: stale.body.modified, name: 'Vehicle' }))
+      .expect(200);
+    expect(typed.body.name).toBe('Vehicle');
+    const bad = await patch(`/categories/${id}`, { modified: typed.body.modified, type: 'gift' }).expect(400);
     expect(bad.body.fields[0].field).toBe('type');
   });
 
