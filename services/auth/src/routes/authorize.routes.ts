@@ -139,6 +139,7 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
         csrfToken,
         clientName: check.client.name,
         scopes: parseScope(check.client.scope),
+        redirectHost: new URL(check.redirectUri).host || check.redirectUri,
         hiddenFields: { ...check.params } as Record<string, string>,
       }),
     );

@@ -38,6 +38,8 @@ export function consentPage(options: {
   csrfToken: string;
   clientName: string;
   scopes: string[];
+  /** Where the answer goes; shown so a user can notice a look-alike application. */
+  redirectHost: string;
   hiddenFields: Record<string, string>;
 }): string {
   const hidden = Object.entries(options.hiddenFields).map(
@@ -50,6 +52,7 @@ export function consentPage(options: {
       <ul class="scopes">
         ${options.scopes.map((scope) => html`<li><code>${scope}</code>: ${SCOPE_DESCRIPTIONS[scope] ?? scope}</li>`)}
       </ul>
+      <p>You will then return to <strong>${options.redirectHost}</strong>.</p>
       <form method="post" action="/oauth2/authorize">
         <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
         ${hidden}

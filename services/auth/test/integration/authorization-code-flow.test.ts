@@ -76,6 +76,7 @@ describe('authorization code flow (walking skeleton)', () => {
     expect(consent.text).toContain('Ledger &lt;Pro&gt;');
     expect(consent.text).toContain('<code>user:r</code>');
     expect(consent.text).toContain('<code>accounts:rw</code>');
+    expect(consent.text).toContain('You will then return to <strong>client.example.test</strong>.');
     expect(consent.text).toMatch(/<button type="submit" name="decision" value="allow">Allow<\/button>/);
     expect(consent.text).toMatch(/<button type="submit" name="decision" value="deny"[^>]*>Deny<\/button>/);
   });

@@ -145,4 +145,17 @@ describe('revoking access, seen by the resource API', () => {
     const after = await agent.get('/account').expect(200);
     expect(after.text).not.toContain('Pocket Ledger');
   });
+
+  it('when access was revoked, then the app recovers by asking the user again and gets working tokens', async () => {
+    const { email, client, tokens } = await connectedApp();
+    await request(auth.app)
+      .post('/oauth2/revoke')
+      .set('Authorization', `Bearer ${tokens.access_token}`)
+      .type('form')
+      .send({ refresh_token: tokens.refresh_token })
+      .expect(204);
+    const again = await obtainTokens(auth.app, client, { email, password });
+    await request(api).get('/me').set('Authorization', `Bearer ${again.access_token}`).expect(200);
+    await request(api).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
+  });
 });
