@@ -24,7 +24,8 @@ describe('sign-in and consent in headless Chromium', () => {
     await new Promise<void>((resolve) => clientSite.listen(0, '127.0.0.1', resolve));
     clientUrl = `http://127.0.0.1:${(clientSite.address() as AddressInfo).port}`;
     browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
+      // CI on GitHub drives Google Chrome; locally Debian's Chromium.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
         '--headless',
         '--no-sandbox',
