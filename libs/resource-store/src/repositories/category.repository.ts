@@ -5,6 +5,7 @@ import {
   PageResult,
   RawRow,
   ResourceTable,
+  returnedRows,
   Snapshot,
   SyncedRecord,
 } from '../sync/resource-table';
@@ -127,7 +128,7 @@ export class CategoryRepository {
     manager: EntityManager,
     options: { userId: string; fromIds: string[]; toId: string | null; changeSeq: string },
   ): Promise<void> {
-    const moved: Array<{ id: string }> = await manager.query(
+    const moved = await manager.query(
       `UPDATE tags t SET category_id = $3, change_seq = $4,
          modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
        WHERE t.user_id = $1 AND t.category_id = ANY($2::bigint[]) AND NOT t.deleted RETURNING t.id::text AS id`,
@@ -136,7 +137,7 @@ export class CategoryRepository {
     await tagsTable.recordRevisions(
       manager,
       options.userId,
-      moved.map((row) => row.id),
+      returnedRows(moved).map((row) => String(row.id)),
     );
     for (const hook of categoryReferenceHooks) await hook(manager, options);
   }

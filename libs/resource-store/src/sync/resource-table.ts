@@ -326,7 +326,7 @@ export class ResourceTable<T extends SyncedRecord> {
 }
 
 /** TypeORM's `query` returns `[rows, rowCount]` for UPDATE and DELETE on Postgres, plain rows otherwise. */
-function returnedRows(result: unknown): RawRow[] {
+export function returnedRows(result: unknown): RawRow[] {
   const value = result as unknown[];
   return value.length === 2 && Array.isArray(value[0]) && typeof value[1] === 'number'
     ? (value[0] as RawRow[])
