@@ -52,6 +52,9 @@ describe('tags', () => {
       .expect(204);
     const left = await request(t.app).get('/tags').set('Authorization', who.auth).expect(200);
     expect(left.body.map((tag: { id: string }) => tag.id)).toEqual([keep]);
+    await request(t.app).delete(`/tags/${a}`).set('Authorization', who.auth).expect(404);
+    await request(t.app).delete(`/tags/${keep}`).set('Authorization', who.auth).expect(204);
+    await request(t.app).delete(`/tags/${keep}`).set('Authorization', who.auth).expect(404);
   });
 
   it('when tags are merged into a category, then they are deleted; the category must be the user’s', async () => {
