@@ -16,6 +16,8 @@ end
 return 0`;
 
 export interface UserSlots {
+  /** How long a slot is held without renewal; holders renew well within it. */
+  readonly leaseMs: number;
   /** True when the export may run now; renew() keeps the lease while it runs. */
   acquire(userId: string, exportId: string): Promise<boolean>;
   renew(userId: string, exportId: string): Promise<void>;
@@ -40,6 +42,7 @@ export function createUserSlots(redis: Redis, limit: number, leaseMs = 60_000): 
     return result === 1;
   };
   return {
+    leaseMs,
     acquire,
     async renew(userId, exportId) {
       await acquire(userId, exportId);

@@ -27,7 +27,10 @@ export function handleExportJob(deps: PipelineDependencies): ExportJobHandler {
       await job.moveToDelayed(Date.now() + BUSY_USER_DELAY_MS, token);
       throw new DelayedError();
     }
-    const renewal = setInterval(() => void deps.slots.renew(userId, exportId).catch(() => undefined), 15_000);
+    const renewal = setInterval(
+      () => void deps.slots.renew(userId, exportId).catch(() => undefined),
+      deps.slots.leaseMs / 3,
+    );
     try {
       await deps.exports.countAttempt(userId, exportId);
       await runExport(deps, userId, exportId);
