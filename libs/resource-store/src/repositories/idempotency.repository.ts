@@ -19,6 +19,9 @@ export type IdempotencyClaim =
  * `Idempotency-Key` bookkeeping per user in Postgres: a key is claimed before the write runs (so two
  * concurrent retries cannot both write) and completed with the response. Expired keys are free again.
  */
+/** One claim in this many also deletes the user's expired keys, so the table stays small without a job. */
+const PURGE_CHANCE = 0.01;
+
 export class IdempotencyRepository {
   constructor(private readonly source: DataSource) {}
 
@@ -38,7 +41,15 @@ export class IdempotencyRepository {
        RETURNING 1`,
       [userId, key, requestHash, ttlSeconds],
     );
-    if (claimed.length) return { state: 'claimed' };
+    if (claimed.length) {
+      // Now and then, clear this user's expired keys (a key that comes back is reused in place anyway).
+      if (Math.random() < PURGE_CHANCE) {
+        await this.source.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND expires_at <= now()`, [
+          userId,
+        ]);
+      }
+      return { state: 'claimed' };
+    }
     const [row] = await this.source.query(
       `SELECT request_hash, status, headers, body FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
       [userId, key],

@@ -38,6 +38,8 @@ const readIdList = (value: unknown, field: string): string[] => {
   return value;
 };
 
+const NO_CONTENT = { status: 204, headers: {} };
+
 export function accountsRoutes(deps: ApiDependencies): Router {
   const router = Router();
   const api = deps.resourceApi;
@@ -51,21 +53,22 @@ export function accountsRoutes(deps: ApiDependencies): Router {
   });
 
   router.post('/accounts/reorder', requireScope('accounts:rw'), async (req, res) => {
-    await reorderAccounts(
-      ledger,
-      userIdOf(req),
-      readIdList((req.body as { order?: unknown })?.order, 'order'),
-    );
-    api.respond.sendNoContent(res);
+    const order = readIdList((req.body as { order?: unknown })?.order, 'order');
+    await idempotent(req, res, async () => {
+      await reorderAccounts(ledger, userIdOf(req), order);
+      return NO_CONTENT;
+    });
   });
 
   router.post('/accounts/merge', requireScope('accounts:rw'), async (req, res) => {
     const body = req.body as { accounts?: unknown; account?: unknown };
     const sources = readIdList(body?.accounts, 'accounts');
-    if (!isResourceId(body?.account))
-      throw inputError([{ field: 'account', error: 'must be an account id' }]);
-    await mergeAccounts(ledger, userIdOf(req), sources, body.account);
-    api.respond.sendNoContent(res);
+    const target = body?.account;
+    if (!isResourceId(target)) throw inputError([{ field: 'account', error: 'must be an account id' }]);
+    await idempotent(req, res, async () => {
+      await mergeAccounts(ledger, userIdOf(req), sources, target);
+      return NO_CONTENT;
+    });
   });
 
   router.post('/accounts/:id/move', requireScope('accounts:rw'), async (req, res) => {
@@ -73,8 +76,10 @@ export function accountsRoutes(deps: ApiDependencies): Router {
     if (!Number.isInteger(position) || (position as number) < 0) {
       throw inputError([{ field: 'position', error: 'must be an integer of at least 0' }]);
     }
-    await moveAccount(ledger, userIdOf(req), String(req.params.id), position as number);
-    api.respond.sendNoContent(res);
+    await idempotent(req, res, async () => {
+      await moveAccount(ledger, userIdOf(req), String(req.params.id), position as number);
+      return NO_CONTENT;
+    });
   });
 
   router.get('/accounts/:id', requireScope('accounts:r'), async (req, res) => {

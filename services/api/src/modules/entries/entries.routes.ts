@@ -88,8 +88,11 @@ export function entriesRoutes(deps: ApiDependencies): Router {
   });
 
   router.post('/entries/manage', requireScope('entries:rw'), async (req, res) => {
-    await manageEntries(ledger, userIdOf(req), readManageRequest(req.body));
-    api.respond.sendNoContent(res);
+    const request = readManageRequest(req.body);
+    await idempotent(req, res, async () => {
+      await manageEntries(ledger, userIdOf(req), request);
+      return { status: 204, headers: {} };
+    });
   });
 
   router.get('/entries/:id', requireScope('entries:r'), async (req, res) => {

@@ -211,3 +211,25 @@ describe('/accounts', () => {
     expect(answer.body.description).toContain('accounts:rw');
   });
 });
+
+describe('Idempotency-Key on account methods', () => {
+  it('when a merge is retried with the same key, then the first 204 comes back instead of a 404', async () => {
+    const idem = await createTestUser(api.deps);
+    const a = await postAccount(api.app, idem, { name: 'A', currency: { code: 'EUR' } });
+    const b = await postAccount(api.app, idem, { name: 'B', currency: { code: 'EUR' } });
+    const merge = () =>
+      request(api.app)
+        .post('/accounts/merge')
+        .set('Authorization', idem.auth)
+        .set('Idempotency-Key', 'merge-1')
+        .send({ accounts: [a], account: b });
+    await merge().expect(204);
+    const retry = await merge().expect(204);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    await request(api.app)
+      .post('/accounts/merge')
+      .set('Authorization', idem.auth)
+      .send({ accounts: [a], account: b })
+      .expect(404);
+  });
+});

@@ -132,3 +132,19 @@ describe('GET /me/summary', () => {
       .expect(403);
   });
 });
+
+describe('the me schema', () => {
+  it('when /schema/me and /openapi.json are fetched, then PUT /me and GET /me/summary are described', async () => {
+    const user = await createTestUser(api.deps);
+    const schema = await request(api.app).get('/schema/me').set('Authorization', user.auth).expect(200);
+    const links = schema.body.links.map(
+      (link: { href: string; targetHints: { allow: string[] } }) =>
+        `${link.targetHints.allow[0]} ${link.href}`,
+    );
+    expect(links).toEqual(expect.arrayContaining(['GET /me', 'PUT /me', 'GET /me/summary']));
+    const openapi = await request(api.app).get('/openapi.json').set('Authorization', user.auth).expect(200);
+    expect(Object.keys(openapi.body.paths)).toEqual(
+      expect.arrayContaining(['/me/summary', '/entries/sums', '/accounts/merge', '/currencies']),
+    );
+  });
+});
