@@ -69,6 +69,8 @@ export interface LinkOptions {
   total: number;
   /** Opaque keyset cursor for the next page, when one exists. */
   nextCursor?: string;
+  /** Rows follow this page. When absent, the total decides (page < last). */
+  hasMore?: boolean;
 }
 
 /** Params the Link builder writes itself; every other parameter of the request is kept as sent. */
@@ -92,12 +94,13 @@ export function lastPageOf(total: number, perPage: number): number {
  * `per_page=`, every other query parameter kept, entries `<…>; rel="next"` joined by `, `.
  */
 export function buildLinkHeader(options: LinkOptions): string {
-  const last = lastPageOf(options.total, options.perPage);
+  // Rows read beyond this page win over the total, which can shrink while a client pages (deletions).
+  const hasNext = options.hasMore ?? options.page < lastPageOf(options.total, options.perPage);
+  const last = Math.max(lastPageOf(options.total, options.perPage), hasNext ? options.page + 1 : 0);
   const links = [`<${pageHref(options, 0)}>; rel="first"`];
   if (options.page > 0)
     links.push(`<${pageHref(options, Math.min(options.page - 1, last))}>; rel="previous"`);
-  if (options.page < last)
-    links.push(`<${pageHref(options, options.page + 1, options.nextCursor)}>; rel="next"`);
+  if (hasNext) links.push(`<${pageHref(options, options.page + 1, options.nextCursor)}>; rel="next"`);
   links.push(`<${pageHref(options, last)}>; rel="last"`);
   return links.join(', ');
 }

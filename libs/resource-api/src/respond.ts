@@ -67,7 +67,7 @@ export class Responder {
     const watermark = params.pinnedWatermark ?? result.watermark;
     const last = result.items[result.items.length - 1];
     const cursor =
-      last && result.items.length === params.perPage
+      last && result.hasMore
         ? nextCursor(this.options.tokens, userId, params, last, result.watermark)
         : undefined;
     res.setHeader(
@@ -79,6 +79,7 @@ export class Responder {
         perPage: params.perPage,
         total: result.total,
         nextCursor: cursor,
+        hasMore: result.hasMore,
       }),
     );
     res.setHeader('X-Total-Count', String(result.total));

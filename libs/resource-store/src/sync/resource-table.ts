@@ -41,6 +41,8 @@ export interface PageRequest {
 
 export interface PageResult<T> {
   items: T[];
+  /** Whether rows follow this page (one more row was read to know it). */
+  hasMore: boolean;
   /** Rows matching the filters (and `since`), over all pages. */
   total: number;
   /** The user's change sequence in the same snapshot as `items`: the next `since`. */
@@ -126,12 +128,13 @@ export class ResourceTable<T extends SyncedRecord> {
        SELECT meta.*, p.*
        FROM meta LEFT JOIN LATERAL (
          SELECT ${this.selectList} FROM ${this.options.table} t WHERE ${pageWhere}
-         ORDER BY t.change_seq DESC, t.id DESC LIMIT ${params.add(request.perPage)} OFFSET ${params.add(offset)}
+         ORDER BY t.change_seq DESC, t.id DESC LIMIT ${params.add(request.perPage + 1)} OFFSET ${params.add(offset)}
        ) p ON true
        ORDER BY p.change_seq::bigint DESC, p.id::bigint DESC`,
       params.values,
     );
     const first = rows[0];
+    const pageRows = rows.filter((row) => row.id !== null);
     const watermark = String(first.__watermark);
     const total = withCount
       ? Number(first.__total)
@@ -144,7 +147,8 @@ export class ResourceTable<T extends SyncedRecord> {
           userId,
         );
     return {
-      items: rows.filter((row) => row.id !== null).map((row) => this.options.toRecord(row)),
+      items: pageRows.slice(0, request.perPage).map((row) => this.options.toRecord(row)),
+      hasMore: pageRows.length > request.perPage,
       total,
       watermark,
       lastChange: (first.__last_change as Date | null) ?? undefined,

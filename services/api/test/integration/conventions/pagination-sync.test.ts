@@ -105,6 +105,22 @@ describe('pagination and sync', () => {
     expect(sync.body.find((c: { id: string }) => c.id === seen.id).name).toBe('renamed');
   });
 
+  it('when objects already seen are deleted while a client pages, then Link still leads to every remaining one', async () => {
+    const user = await createTestUser(t.deps);
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++)
+      ids.push(await createCategory(t.app, user, { name: `d${i}`, type: 'expense' }));
+    const page0 = await request(t.app)
+      .get('/categories?per_page=10')
+      .set('Authorization', user.auth)
+      .expect(200);
+    for (const seen of page0.body) {
+      await request(t.app).delete(`/categories/${seen.id}`).set('Authorization', user.auth).expect(204);
+    }
+    const rest = await collectPages(t, user, /<([^>]+)>; rel="next"/.exec(page0.headers.link)![1]);
+    expect(rest.items).toHaveLength(20);
+  });
+
   it('when since is made up, from another endpoint or another user, then 400', async () => {
     const user = await createTestUser(t.deps);
     const other = await createTestUser(t.deps);
