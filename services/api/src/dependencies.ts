@@ -53,7 +53,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     applicationName: 'pfs-api',
   });
   await dataSource.initialize();
-  const rates = await new RateBook(dataSource, logger).load();
+  const rates = await new RateBook(dataSource, logger).load({ warm: config.NODE_ENV !== 'test' });
   const redis = createRedisClient({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
   try {
     await connectRedis(redis);

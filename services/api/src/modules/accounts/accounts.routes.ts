@@ -16,6 +16,7 @@ import { ledgerDepsOf } from '../entries/ledger-deps-of';
 import { mergeAccounts, moveAccount, reorderAccounts } from './account-order.use-case';
 import { createAccount, deleteAccount, updateAccount } from './account-use-cases';
 import { presentAccount } from './accounts.presenter';
+import { ratesReady } from '../currencies/rate-book';
 
 function readFilters(req: Request): SqlFilter[] {
   const query = req.query as Record<string, unknown>;
@@ -60,7 +61,7 @@ export function accountsRoutes(deps: ApiDependencies): Router {
     });
   });
 
-  router.post('/accounts/merge', requireScope('accounts:rw'), async (req, res) => {
+  router.post('/accounts/merge', requireScope('accounts:rw'), ratesReady(deps.rates), async (req, res) => {
     const body = req.body as { accounts?: unknown; account?: unknown };
     const sources = readIdList(body?.accounts, 'accounts');
     const target = body?.account;

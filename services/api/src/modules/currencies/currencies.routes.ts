@@ -4,6 +4,7 @@ import { parseListParam } from '@pfs/resource-api';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { isValidDate } from '../entries/entry-draft';
+import { ratesReady } from './rate-book';
 
 const TYPES = ['fiat', 'commodity', 'crypto', 'deprecated'];
 
@@ -34,6 +35,7 @@ function readDate(req: Request): string | undefined {
 export function currenciesRoutes(deps: ApiDependencies): Router {
   const router = Router();
   const api = deps.resourceApi;
+  router.use('/currencies', ratesReady(deps.rates));
 
   router.get('/currencies', requireAnyToken, async (req, res) => {
     const query = req.query as Record<string, unknown>;

@@ -1,17 +1,21 @@
 import type { Logger } from '@pfs/logger';
 import { FoundRate, parseEcbRates, RateSource, RateTable, SHIPPED_RATES_FILE } from '@pfs/money';
 import { CurrencyRateRepository } from '@pfs/resource-store';
+import type { NextFunction, Request, Response } from 'express';
 import { createReadStream } from 'node:fs';
 import type { DataSource } from 'typeorm';
 
 /**
- * The EUR reference rates the API converts with, loaded from `currency_rates` into memory at boot.
- * On first start (empty table) the ECB history shipped with the code is imported; rates are never
- * fetched over the network. `rates:import` adds newer files; `reload()` (or a restart) picks them up.
+ * The EUR reference rates the API converts with, held in memory. At boot, `load()` imports the ECB history
+ * shipped with the code when the table lacks it (rates are never fetched over the network); the table
+ * itself (about 200,000 rates, most of a second to read) is loaded by `ready()`, which routes that convert
+ * await, and which boot starts in the background outside tests. `rates:import` adds newer files; `reload()`
+ * (or a restart) picks them up.
  */
 export class RateBook implements RateSource {
   private table = new RateTable([]);
   private loadedAt?: Date;
+  private loading?: Promise<void>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -20,9 +24,10 @@ export class RateBook implements RateSource {
 
   /**
    * Imports the shipped history when the table does not yet hold its latest day (first start, or a release
-   * shipping newer rates), then loads every stored rate. Rates imported later by `rates:import` are kept.
+   * shipping newer rates). Rates imported later by `rates:import` are kept. With `warm`, starts loading the
+   * table into memory without waiting for it.
    */
-  async load(): Promise<this> {
+  async load(options: { warm?: boolean } = {}): Promise<this> {
     const repository = new CurrencyRateRepository(this.dataSource);
     const shippedUntil = await latestShippedDate();
     const storedUntil = await repository.latestDate();
@@ -30,8 +35,18 @@ export class RateBook implements RateSource {
       const result = await repository.importRates(parseEcbRates(createReadStream(SHIPPED_RATES_FILE)));
       this.logger?.info(result, 'currency rates imported from the shipped ECB history');
     }
-    await this.reload();
+    if (options.warm)
+      this.ready().catch((error) => this.logger?.warn({ err: error }, 'loading currency rates failed'));
     return this;
+  }
+
+  /** Resolves once the rates are in memory (loading them on the first call; a failed load is retried). */
+  ready(): Promise<void> {
+    this.loading ??= this.reload().catch((error) => {
+      this.loading = undefined;
+      throw error;
+    });
+    return this.loading;
   }
 
   async reload(): Promise<void> {
@@ -52,11 +67,21 @@ export class RateBook implements RateSource {
   }
 }
 
-/** The newest day of the shipped file (a streaming pass over about 7,000 lines). */
+/**
+ * The newest day of the shipped file. The ECB lists days newest first, so that is the first data line;
+ * reading stops there (the importer itself does not depend on the order).
+ */
 async function latestShippedDate(): Promise<string> {
-  let latest = '';
   for await (const day of parseEcbRates(createReadStream(SHIPPED_RATES_FILE))) {
-    if (day[0] && day[0].date > latest) latest = day[0].date;
+    if (day[0]) return day[0].date;
   }
-  return latest;
+  return '';
+}
+
+/** Middleware for routes that convert: waits until the rates are in memory (immediate after the first load). */
+export function ratesReady(rates: Pick<RateBook, 'ready'>) {
+  return async (_req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    await rates.ready();
+    next();
+  };
 }

@@ -21,12 +21,14 @@ import { manageEntries, readManageRequest } from './manage-entries.use-case';
 import { SumRange, sumEntries } from './sum-entries.use-case';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
 import { updateEntry } from './update-entry.use-case';
+import { ratesReady } from '../currencies/rate-book';
 
 export function entriesRoutes(deps: ApiDependencies): Router {
   const router = Router();
   const api = deps.resourceApi;
   const ledger = ledgerDepsOf(deps);
   const idempotent = idempotentPost(deps.dataSource);
+  router.use('/entries', ratesReady(deps.rates));
 
   /** Presents entries with their transfer companions and main-currency rates (one user read per request). */
   async function presenterFor(userId: string, entries: Entry[]) {
