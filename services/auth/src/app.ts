@@ -7,7 +7,7 @@ import {
 } from '@pfs/http';
 import express, { Express } from 'express';
 import helmet from 'helmet';
-import { AuthDependencies, secondFactorDependencies } from './dependencies';
+import { AuthDependencies, passwordAttemptLimits, secondFactorDependencies } from './dependencies';
 import { accountRoutes } from './routes/account.routes';
 import { authorizeRoutes } from './routes/authorize.routes';
 import { developerRoutes } from './routes/developer.routes';
@@ -38,12 +38,11 @@ export function buildAuthApp(deps: AuthDependencies): Express {
     ...deps,
     secureCookies,
     sessionTtlSeconds: deps.config.SESSION_TTL_SECONDS,
-    maxFailuresPerAccount: deps.config.AUTH_SIGNIN_MAX_FAILURES_PER_ACCOUNT,
-    maxFailuresPerIp: deps.config.AUTH_SIGNIN_MAX_FAILURES_PER_IP,
+    ...passwordAttemptLimits(deps),
   };
   app.use(loginRoutes(loginDependencies));
   app.use(loginTwoFactorRoutes({ ...loginDependencies, secondFactor: secondFactorDependencies(deps) }));
-  app.use(accountRoutes({ ...deps, secureCookies }));
+  app.use(accountRoutes({ ...deps, secureCookies, passwordLimits: passwordAttemptLimits(deps) }));
   app.use(developerRoutes({ ...deps, secureCookies }));
   app.use(revokeRoutes(deps));
   app.use(

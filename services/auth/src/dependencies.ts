@@ -23,6 +23,7 @@ import { GrantRepository } from './repositories/grant.repository';
 import { RecoveryCodeRepository } from './repositories/recovery-code.repository';
 import { TokenRepository } from './repositories/token.repository';
 import { OtpSecretCipher } from './security/otp-secret.cipher';
+import type { PasswordAttemptLimits } from './security/password-attempts';
 import { RateLimiter } from './security/rate-limiter';
 import { TokenIntrospectionStore } from './token-introspection.store';
 import type { SecondFactorDependencies } from './use-cases/verify-second-factor.use-case';
@@ -59,6 +60,15 @@ export function secondFactorDependencies(deps: AuthDependencies): SecondFactorDe
     limiter: deps.limiter,
     redis: deps.redis,
     maxFailures: deps.config.AUTH_OTP_MAX_FAILURES,
+  };
+}
+
+/** The limits on password checks (sign-in, turning two-factor off), from the service's dependencies. */
+export function passwordAttemptLimits(deps: AuthDependencies): PasswordAttemptLimits {
+  return {
+    limiter: deps.limiter,
+    maxFailuresPerAccount: deps.config.AUTH_SIGNIN_MAX_FAILURES_PER_ACCOUNT,
+    maxFailuresPerIp: deps.config.AUTH_SIGNIN_MAX_FAILURES_PER_IP,
   };
 }
 

@@ -21,6 +21,11 @@ import { GrantRevocationDependencies, revokeClientAccess } from '../use-cases/re
 import { accountPage, newTokenNotice, recoveryCodesNotice, twoFactorSetupPage } from '../web/account.pages';
 import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
 import { errorPage } from '../web/pages';
+import {
+  countPasswordAttempt,
+  forgivePasswordAttempt,
+  PasswordAttemptLimits,
+} from '../security/password-attempts';
 import { findSignedInUser } from '../web/require-session';
 import type { SessionStore } from '../web/session.store';
 
@@ -30,6 +35,7 @@ export interface AccountRoutesDependencies
   sessions: SessionStore;
   grants: GrantRepository;
   secureCookies: boolean;
+  passwordLimits: PasswordAttemptLimits;
 }
 
 /** The message of a client error, for showing on the page; anything else goes to the error middleware. */
@@ -48,7 +54,7 @@ export function accountRoutes(deps: AccountRoutesDependencies): Router {
     req: Request,
     res: Response,
     user: User,
-    extra: { notice?: RawHtml; error?: string } = {},
+    extra: { notice?: RawHtml; error?: string; status?: number } = {},
   ) {
     const [twoFactor, tokens, apps] = await Promise.all([
       getTwoFactorStatus(deps, user.id),
@@ -57,8 +63,9 @@ export function accountRoutes(deps: AccountRoutesDependencies): Router {
     ]);
     const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
     res.setHeader('Cache-Control', 'no-store');
-    res.status(extra.error ? 400 : 200).type('html');
-    res.send(accountPage({ csrfToken, email: user.email, twoFactor, tokens, apps, ...extra }));
+    res.status(extra.status ?? (extra.error ? 400 : 200)).type('html');
+    const { notice, error } = extra;
+    res.send(accountPage({ csrfToken, email: user.email, twoFactor, tokens, apps, notice, error }));
   }
 
   /** Every POST: CSRF first, then the signed-in user, then the action. */
@@ -106,10 +113,18 @@ export function accountRoutes(deps: AccountRoutesDependencies): Router {
     }
   });
 
+  // The password check counts against the sign-in limits: a borrowed session must not become a guessing oracle.
   action('/account/two-factor/disable', async (req, res, user) => {
+    const attempt = { email: user.email, ip: req.ip };
+    const throttle = await countPasswordAttempt(deps.passwordLimits, attempt);
+    if (throttle) {
+      res.setHeader('Retry-After', String(throttle.retryAfterSeconds));
+      return render(req, res, user, { error: 'Too many wrong passwords. Try again later.', status: 429 });
+    }
     try {
       await disableTwoFactor(deps, { userId: user.id, password: req.body.password });
-      await render(req, res, user, { notice: undefined });
+      await forgivePasswordAttempt(deps.passwordLimits, attempt);
+      await render(req, res, user);
     } catch (error) {
       await render(req, res, user, { error: userMessage(error) });
     }

@@ -45,7 +45,7 @@ export function loginTwoFactorRoutes(deps: LoginTwoFactorRoutesDependencies): Ro
       if (result.outcome === 'valid' || result.outcome === 'not-required') {
         await deps.sessions.destroyPending(pendingId);
         clearCookie(res, PENDING_SIGNIN_COOKIE, deps.secureCookies);
-        await startSession(deps, res, pending.userId);
+        await startSession(deps, req, res, pending.userId);
         return res.redirect(303, pending.returnTo);
       }
       if (result.outcome === 'throttled') res.setHeader('Retry-After', String(result.retryAfterSeconds));

@@ -4,24 +4,25 @@ import express, { Request, Response, Router } from 'express';
 import type { DataSource } from 'typeorm';
 import type { PasswordHasher } from '../password-hasher';
 import type { CredentialRepository } from '../repositories/credential.repository';
-import type { RateLimiter } from '../security/rate-limiter';
+import {
+  countPasswordAttempt,
+  forgivePasswordAttempt,
+  PasswordAttemptLimits,
+} from '../security/password-attempts';
 import { createUser } from '../use-cases/create-user.use-case';
 import { clearCookie, PENDING_SIGNIN_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '../web/cookies';
 import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
 import { errorPage, signInPage, signUpPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
 
-export interface LoginRoutesDependencies {
+export interface LoginRoutesDependencies extends PasswordAttemptLimits {
   dataSource: DataSource;
   users: UserRepository;
   credentials: CredentialRepository;
   passwords: PasswordHasher;
   sessions: SessionStore;
-  limiter: RateLimiter;
   secureCookies: boolean;
   sessionTtlSeconds: number;
-  maxFailuresPerAccount: number;
-  maxFailuresPerIp: number;
 }
 
 /** Only our own pages may be returned to after sign-in: no open redirect. */
@@ -35,26 +36,22 @@ function refuseExpiredForm(res: Response) {
   res.status(403).type('html').send(errorPage('Request expired', 'Reload the page and try again.'));
 }
 
-export async function startSession(deps: LoginRoutesDependencies, res: Response, userId: string) {
+/**
+ * A new session id at every sign-in, and the browser's previous session (another account's, or one planted
+ * before sign-in) ends: a session id known before sign-in never works after it.
+ */
+export async function startSession(
+  deps: LoginRoutesDependencies,
+  req: Request,
+  res: Response,
+  userId: string,
+) {
+  await deps.sessions.destroy(readCookie(req, SESSION_COOKIE));
   const sessionId = await deps.sessions.create(userId);
   setCookie(res, SESSION_COOKIE, sessionId, {
     secure: deps.secureCookies,
     maxAgeSeconds: deps.sessionTtlSeconds,
   });
-}
-
-/** Brute-force limits: failed sign-ins are counted per account and per IP; past either, 429 + Retry-After. */
-async function findThrottle(deps: LoginRoutesDependencies, req: Request, email: string) {
-  const checks = await Promise.all([
-    deps.limiter.check(`signin-account:${email.toLowerCase()}`, deps.maxFailuresPerAccount),
-    deps.limiter.check(`signin-ip:${req.ip}`, deps.maxFailuresPerIp),
-  ]);
-  return checks.find((check) => check.blocked);
-}
-
-async function countFailure(deps: LoginRoutesDependencies, req: Request, email: string) {
-  await deps.limiter.hit(`signin-account:${email.toLowerCase()}`, deps.maxFailuresPerAccount);
-  await deps.limiter.hit(`signin-ip:${req.ip}`, deps.maxFailuresPerIp);
 }
 
 export function loginRoutes(deps: LoginRoutesDependencies): Router {
@@ -73,7 +70,8 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
     const password = typeof req.body.password === 'string' ? req.body.password : '';
     const returnTo = safeReturnTo(req.body.return_to);
     const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
-    const throttle = await findThrottle(deps, req, email);
+    const attempt = { email, ip: req.ip };
+    const throttle = await countPasswordAttempt(deps, attempt);
     if (throttle) {
       const error = 'Too many failed sign-ins. Wait a few minutes and try again.';
       res.setHeader('Retry-After', String(throttle.retryAfterSeconds));
@@ -83,18 +81,17 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
     const credential = user ? await deps.credentials.findByUserId(user.id) : undefined;
     const valid = await deps.passwords.verify(credential?.passwordHash, password);
     if (!user || !valid) {
-      await countFailure(deps, req, email);
       const error = 'The email or password is incorrect.';
       return res.status(401).type('html').send(signInPage({ csrfToken, returnTo, email, error }));
     }
-    await deps.limiter.reset(`signin-account:${email.toLowerCase()}`);
+    await forgivePasswordAttempt(deps, attempt);
     if (credential?.otpEnabledAt) {
       // Two-factor users prove the second factor before any session exists (settings, implicit grant).
       const pendingId = await deps.sessions.createPending({ userId: user.id, returnTo });
       setCookie(res, PENDING_SIGNIN_COOKIE, pendingId, { secure: deps.secureCookies, maxAgeSeconds: 300 });
       return res.redirect(303, '/login/two-factor');
     }
-    await startSession(deps, res, user.id);
+    await startSession(deps, req, res, user.id);
     res.redirect(303, returnTo);
   });
 
@@ -120,7 +117,7 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
         password: text('password') ?? '',
         firstName: text('first_name') || undefined,
       });
-      await startSession(deps, res, created.user.id);
+      await startSession(deps, req, res, created.user.id);
       res.redirect(303, returnTo);
     } catch (error) {
       if (!(error instanceof AppError) || !error.isExposed) throw error;

@@ -7,6 +7,11 @@ export interface LimitState {
   retryAfterSeconds: number;
 }
 
+const FORGIVE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /**
  * Fixed-window counters in Redis (INCR + EXPIRE in one MULTI), shared by every instance of the service.
  * Hand-written rather than a library: two commands, and it must honour the client's key prefix.
@@ -21,7 +26,10 @@ export class RateLimiter {
     return `ratelimit:${bucket}`;
   }
 
-  /** Reads a counter without counting, to refuse before doing any work. */
+  /**
+   * Reads a counter without counting. Only for refusing early where the event itself is not counted (a
+   * missing code): to limit attempts, `hit` first, since check-then-count lets a burst through.
+   */
   async check(bucket: string, limit: number): Promise<LimitState> {
     const key = this.key(bucket);
     const [count, ttl] = await Promise.all([this.redis.get(key), this.redis.ttl(key)]);
@@ -36,6 +44,11 @@ export class RateLimiter {
     const count = Number(results?.[0]?.[1] ?? 0);
     const ttl = Number(results?.[2]?.[1] ?? this.windowSeconds);
     return { blocked: count > limit, retryAfterSeconds: ttl > 0 ? ttl : this.windowSeconds };
+  }
+
+  /** Takes back one counted event (an attempt that turned out fine); never below zero, never a new key. */
+  async forgive(bucket: string): Promise<void> {
+    await this.redis.eval(FORGIVE_SCRIPT, 1, this.key(bucket));
   }
 
   async reset(bucket: string): Promise<void> {

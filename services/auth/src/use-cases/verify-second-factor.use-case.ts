@@ -2,7 +2,7 @@ import type { Redis } from '@pfs/redis';
 import type { CredentialRepository } from '../repositories/credential.repository';
 import type { RecoveryCodeRepository } from '../repositories/recovery-code.repository';
 import type { OtpSecretCipher } from '../security/otp-secret.cipher';
-import type { RateLimiter } from '../security/rate-limiter';
+import type { LimitState, RateLimiter } from '../security/rate-limiter';
 import { hashRecoveryCode, looksLikeRecoveryCode } from '../security/recovery-codes';
 import { matchTotpStep } from '../security/totp';
 
@@ -24,8 +24,8 @@ export interface SecondFactorDependencies {
 
 /**
  * Checks the second factor of a user with two-factor on: a TOTP code (each time step accepted once, so an
- * overheard code cannot be replayed) or an unused recovery code. Wrong codes are counted per account and
- * refused altogether past `maxFailures` in the rate-limit window.
+ * overheard code cannot be replayed) or an unused recovery code. Attempts are counted per account (a right
+ * code clears the count) and refused altogether past `maxFailures` in the rate-limit window.
  */
 export async function verifySecondFactor(
   deps: SecondFactorDependencies,
@@ -37,10 +37,15 @@ export async function verifySecondFactor(
   const credential = await deps.credentials.findByUserId(userId);
   if (!credential?.otpEnabledAt || !credential.otpSecret) return { outcome: 'not-required' };
   const bucket = `otp:${userId}`;
-  const throttled = await deps.limiter.check(bucket, deps.maxFailures);
-  if (throttled.blocked) return { outcome: 'throttled', retryAfterSeconds: throttled.retryAfterSeconds };
   const typed = code?.trim();
-  if (!typed) return { outcome: 'missing' };
+  if (!typed) {
+    // Asking for the code is the spec's first step, not an attempt: it is refused only once throttled.
+    const state = await deps.limiter.check(bucket, deps.maxFailures);
+    return state.blocked ? throttledFor(state) : { outcome: 'missing' };
+  }
+  // Counted before checking, so codes sent all at once cannot all slip in under the limit.
+  const attempt = await deps.limiter.hit(bucket, deps.maxFailures);
+  if (attempt.blocked) return throttledFor(attempt);
   const accepted = looksLikeRecoveryCode(typed)
     ? await deps.recoveryCodes.consume(userId, hashRecoveryCode(typed))
     : await isAcceptedCode(deps, `${purpose}:${userId}`, credential.otpSecret, typed);
@@ -48,11 +53,13 @@ export async function verifySecondFactor(
     await deps.limiter.reset(bucket);
     return { outcome: 'valid' };
   }
-  const after = await deps.limiter.hit(bucket, deps.maxFailures);
-  return after.blocked
-    ? { outcome: 'throttled', retryAfterSeconds: after.retryAfterSeconds }
-    : { outcome: 'invalid' };
+  return { outcome: 'invalid' };
 }
+
+const throttledFor = (state: LimitState): SecondFactorOutcome => ({
+  outcome: 'throttled',
+  retryAfterSeconds: state.retryAfterSeconds,
+});
 
 async function isAcceptedCode(
   deps: SecondFactorDependencies,
