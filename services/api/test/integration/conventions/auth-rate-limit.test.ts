@@ -77,4 +77,17 @@ describe('authentication, scopes and rate limits', () => {
     const otherApp = await issueToken(t.deps, user.userId, 'user:r', { client_id: 'another-app' });
     await request(t.app).get('/me').set('Authorization', otherApp.auth).expect(200);
   });
+
+  it('when requests carry no valid token, then they are limited per client address, apart from users', async () => {
+    const user = await createTestUser(t.deps, 'user:r');
+    const ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const anonymous = () => request(t.app).get('/me').set('X-Forwarded-For', ip);
+    for (let i = 0; i < 5; i++) {
+      const answer = await anonymous().expect(401);
+      expect(answer.headers['x-ratelimit-remaining']).toBe(String(4 - i));
+    }
+    const limited = await anonymous().expect(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    await request(t.app).get('/me').set('X-Forwarded-For', ip).set('Authorization', user.auth).expect(200);
+  });
 });
