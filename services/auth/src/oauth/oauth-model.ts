@@ -92,6 +92,8 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
         await revokeGrants(deps, [record.grantId, ...grantIds]);
         return false;
       }
+      // The user may have revoked the app (or a reuse revoked the grant) while the code was in flight.
+      if (!(await deps.grants.findActive(record.grantId))) return false;
       const client = await deps.clients.findById(record.clientId);
       if (!client) return false;
       const code: AuthorizationCode = {
