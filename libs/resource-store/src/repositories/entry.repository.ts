@@ -160,6 +160,12 @@ export class EntryRepository {
     );
   }
 
+  /** The user's main currency (one indexed read, no ORM): what `main_rate` converts to. */
+  async findMainCurrency(source: EntityManager | DataSource, userId: string): Promise<string> {
+    const [row] = await source.query(`SELECT currency FROM users WHERE id = $1`, [userId]);
+    return row?.currency ?? 'EUR';
+  }
+
   /** Ids of the user's live categories among `ids`. */
   async findLiveCategoryIds(
     manager: EntityManager | DataSource,

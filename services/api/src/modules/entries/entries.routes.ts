@@ -33,7 +33,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
   /** Presents entries with their transfer companions and main-currency rates (one user read per request). */
   async function presenterFor(userId: string, entries: Entry[]) {
     const companions = await companionsOf(userId, entries);
-    const main = (await deps.users.findById(userId))?.currency ?? 'EUR';
+    const main = await ledger.entries.findMainCurrency(deps.dataSource, userId);
     return (entry: Entry) =>
       presentEntry(
         entry,

@@ -31,7 +31,7 @@ export async function updateEntry(
   userId: string,
   options: UpdateEntryOptions,
 ): Promise<Entry> {
-  const user = await deps.users.findById(userId);
+  const mainCurrency = await deps.entries.findMainCurrency(deps.dataSource, userId);
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
     const current = await entriesTable.findById(manager, userId, options.id, { forUpdate: true });
     if (!current) throw notFound('Entry', options.id);
@@ -48,7 +48,7 @@ export async function updateEntry(
       presentCurrent: () => options.presentCurrent(current),
     });
     const draft = readEntryDraft(dropStaleRate(merged, currentState));
-    const writer = new EntryWriter(deps, manager, userId, changeSeq, user?.currency ?? 'EUR');
+    const writer = new EntryWriter(deps, manager, userId, changeSeq, mainCurrency);
     const companion = current.transactionId
       ? await entriesTable.findById(manager, userId, current.transactionId, { forUpdate: true })
       : undefined;
