@@ -16,6 +16,7 @@ import { loginRoutes } from './routes/login.routes';
 import { metadataRoutes } from './routes/metadata.routes';
 import { revokeRoutes } from './routes/revoke.routes';
 import { tokenRoutes } from './routes/token.routes';
+import { secretQueryMiddleware } from './web/secret-query.middleware';
 
 /** Builds the auth app from its dependencies; no I/O happens here. */
 export function buildAuthApp(deps: AuthDependencies): Express {
@@ -24,6 +25,7 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestIdMiddleware);
+  app.use(secretQueryMiddleware);
   app.use(requestLoggerMiddleware(deps.logger));
   // Pages carry no scripts; the default CSP forbids inline scripts, and form-action stays on our origin.
   app.use(helmet({ contentSecurityPolicy: { directives: { 'form-action': ["'self'"] } } }));

@@ -4,6 +4,7 @@ import { findBasicAuthenticatedClient } from '../oauth/client-credentials';
 import type { ClientRepository } from '../repositories/client.repository';
 import type { TokenRecord, TokenRepository } from '../repositories/token.repository';
 import { GrantRevocationDependencies, revokeGrants } from '../use-cases/revoke-grants.use-case';
+import { readSecretQuery } from '../web/secret-query.middleware';
 
 export interface RevokeRoutesDependencies extends GrantRevocationDependencies {
   clients: ClientRepository;
@@ -24,11 +25,9 @@ function bearerToken(req: Request): string | undefined {
 async function findNamedToken(
   deps: RevokeRoutesDependencies,
   req: Request,
+  res: Response,
 ): Promise<TokenRecord | undefined> {
-  const input = {
-    ...(req.query as Record<string, unknown>),
-    ...((req.body ?? {}) as Record<string, unknown>),
-  };
+  const input = { ...readSecretQuery(res), ...((req.body ?? {}) as Record<string, unknown>) };
   for (const name of ['token', 'refresh_token', 'access_token']) {
     const value = input[name];
     if (typeof value !== 'string' || !value) continue;
@@ -82,7 +81,7 @@ async function revokeAsClient(deps: RevokeRoutesDependencies, req: Request, res:
     res.setHeader('WWW-Authenticate', 'Basic realm="pfs"');
     return oauthError(res, 401, 'invalid_client', 'Client authentication failed.');
   }
-  const token = await findNamedToken(deps, req);
+  const token = await findNamedToken(deps, req, res);
   if (token?.grantId && token.clientId === client.id) await revokeGrants(deps, [token.grantId]);
   res.status(204).end();
 }

@@ -1,3 +1,4 @@
+import type { Logger } from '@pfs/logger';
 import { testLogger } from '@pfs/testing';
 import type { Express } from 'express';
 import { buildAuthApp } from '../../src/app';
@@ -12,8 +13,11 @@ export interface AuthTestApp {
 }
 
 /** The real auth app on the run's database and Redis prefix, with config overrides. */
-export async function startAuthTestApp(env: Record<string, string> = {}): Promise<AuthTestApp> {
-  const deps = await createAuthDependencies(loadAuthConfig({ ...process.env, ...env }), testLogger());
+export async function startAuthTestApp(
+  env: Record<string, string> = {},
+  logger: Logger = testLogger(),
+): Promise<AuthTestApp> {
+  const deps = await createAuthDependencies(loadAuthConfig({ ...process.env, ...env }), logger);
   return { deps, app: buildAuthApp(deps) };
 }
 
