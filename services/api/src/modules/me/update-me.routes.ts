@@ -37,6 +37,12 @@ export function updateMeRoutes(deps: ApiDependencies): Router {
       extra: (state.extra as Record<string, unknown> | undefined) ?? null,
     });
     if (result.state === 'missing') throw notFound('User');
+    if (result.state === 'stale' && clientModified > result.user.modifiedAt) {
+      throw new AppError('MODIFIED_INVALID', {
+        description: 'modified is not a value the server issued for the profile; fetch it again.',
+        fields: [{ field: 'modified', error: 'must be a modified value issued for this object' }],
+      });
+    }
     if (result.state === 'stale') {
       throw new AppError('CONFLICT', {
         description: 'The profile was changed since you fetched it; fetch it again.',
