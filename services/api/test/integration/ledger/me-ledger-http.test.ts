@@ -63,6 +63,12 @@ describe('PUT /me', () => {
       .set('Authorization', user.auth)
       .send({ currency: { main: 'EUR' } })
       .expect(400);
+    const future = await request(api.app)
+      .put('/me')
+      .set('Authorization', user.auth)
+      .send({ ...me, modified: '2999-01-01 00:00:00.000' })
+      .expect(400);
+    expect(future.body.error_id).toBe('error.modified.invalid');
   });
 
   it('when fields break the rules or the scope is read-only, then 400 naming them or 403', async () => {
