@@ -3,10 +3,17 @@ import { inputError } from '@pfs/errors';
 import { z } from 'zod';
 import type { ClientRepository } from '../repositories/client.repository';
 
+/** Schemes a browser runs or reads locally: a redirect there would act in the page, not reach an app. */
+const FORBIDDEN_SCHEMES = ['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:'];
+
 const redirectUriRule = z
   .string()
   .url('must be an absolute URI')
-  .refine((uri) => !uri.includes('#'), 'must not contain a fragment');
+  .refine((uri) => !uri.includes('#'), 'must not contain a fragment')
+  .refine(
+    (uri) => !FORBIDDEN_SCHEMES.includes(URL.canParse(uri) ? new URL(uri).protocol : ''),
+    `must not use the ${FORBIDDEN_SCHEMES.join(' ')} schemes`,
+  );
 
 export const NewClientInputSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
