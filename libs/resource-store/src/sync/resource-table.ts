@@ -1,55 +1,10 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { withUserChange } from './change-sequence';
+import { listPage } from './list-page';
 import { SqlFilter, SqlParams } from './sql-params';
+import type { PageRequest, PageResult, RawRow, Snapshot, SyncedRecord } from './sync-types';
 
-/** Columns every resource table has (see docs/conventions.md), as plain data. */
-export interface SyncedRecord {
-  id: string;
-  createdAt: Date;
-  modifiedAt: Date;
-  changeSeq: string;
-  deleted: boolean;
-  extra: Record<string, unknown> | null;
-}
-
-/** A row as pg returns it: snake_case column names. */
-export type RawRow = Record<string, unknown>;
-/** The writable fields of an object in API shape, as stored per revision for three-way merges. */
-export type Snapshot = Record<string, unknown>;
-
-/**
- * Remembers list totals. A total depends only on the filters and on the user's data, and the user's
- * watermark changes with every write, so a total stored under (filters, watermark) never goes stale.
- */
-export interface TotalCountCache {
-  get(watermark: string): Promise<number | undefined>;
-  set(watermark: string, total: number): Promise<void>;
-}
-
-export interface PageRequest {
-  perPage: number;
-  /** When given, X-Total-Count is served from it and `count(*)` runs only after a write. */
-  totalCache?: TotalCountCache;
-  /** Used when no keyset position is given (a client computing pages itself). */
-  offset: number;
-  /** Only rows changed after this change sequence (a verified `since`). */
-  sinceSeq?: string;
-  /** Keyset position: rows strictly after this one in list order (from a Link `cursor`). */
-  after?: { changeSeq: string; id: string };
-  includeDeleted: boolean;
-}
-
-export interface PageResult<T> {
-  items: T[];
-  /** Whether rows follow this page (one more row was read to know it). */
-  hasMore: boolean;
-  /** Rows matching the filters (and `since`), over all pages. */
-  total: number;
-  /** The user's change sequence in the same snapshot as `items`: the next `since`. */
-  watermark: string;
-  /** When the user's data last changed (for Last-Modified of lists). */
-  lastChange?: Date;
-}
+export type { PageRequest, PageResult, RawRow, Snapshot, SyncedRecord, TotalCountCache } from './sync-types';
 
 export interface ResourceTableOptions<T extends SyncedRecord> {
   table: string;
@@ -98,83 +53,22 @@ export class ResourceTable<T extends SyncedRecord> {
 
   /**
    * One page and the watermark, read in one statement (one snapshot: sync correctness depends on it),
-   * plus the total: from `totalCache` when it knows the total at this watermark, else counted.
+   * plus the total (see list-page.ts).
    */
-  async list(
+  list(
     source: DataSource | EntityManager,
     userId: string,
     request: PageRequest,
     filters: SqlFilter[] = [],
   ): Promise<PageResult<T>> {
-    const params = new SqlParams();
-    const where = [`t.user_id = ${params.add(userId)}`];
-    if (request.sinceSeq !== undefined) where.push(`t.change_seq > ${params.add(request.sinceSeq)}`);
-    if (!request.includeDeleted) where.push('NOT t.deleted');
-    where.push(...filters.map((filter) => `(${filter(params.add)})`));
-    const whereSql = where.join(' AND ');
-    const countParams = params.values.length;
-    const pageWhere = request.after
-      ? `${whereSql} AND (t.change_seq, t.id) < (${params.add(request.after.changeSeq)}::bigint, ${params.add(request.after.id)}::bigint)`
-      : whereSql;
-    const offset = request.after ? 0 : request.offset;
-    const user = params.add(userId);
-    const countSql = `SELECT count(*)::int FROM ${this.options.table} t WHERE ${whereSql}`;
-    const withCount = !request.totalCache;
-    const rows: RawRow[] = await source.query(
-      `WITH meta AS (
-         SELECT coalesce(s.change_seq, 0)::text AS __watermark, s.modified_at AS __last_change
-                ${withCount ? `, (${countSql}) AS __total` : ''}
-         FROM (SELECT 1) one LEFT JOIN user_sync_state s ON s.user_id = ${user})
-       SELECT meta.*, p.*
-       FROM meta LEFT JOIN LATERAL (
-         SELECT ${this.selectList} FROM ${this.options.table} t WHERE ${pageWhere}
-         ORDER BY t.change_seq DESC, t.id DESC LIMIT ${params.add(request.perPage + 1)} OFFSET ${params.add(offset)}
-       ) p ON true
-       ORDER BY p.change_seq::bigint DESC, p.id::bigint DESC`,
-      params.values,
-    );
-    const first = rows[0];
-    const pageRows = rows.filter((row) => row.id !== null);
-    const watermark = String(first.__watermark);
-    const total = withCount
-      ? Number(first.__total)
-      : await this.cachedTotal(
-          source,
-          request.totalCache!,
-          watermark,
-          countSql,
-          params.values.slice(0, countParams),
-          userId,
-        );
-    return {
-      items: pageRows.slice(0, request.perPage).map((row) => this.options.toRecord(row)),
-      hasMore: pageRows.length > request.perPage,
-      total,
-      watermark,
-      lastChange: (first.__last_change as Date | null) ?? undefined,
-    };
-  }
-
-  /** The total at `watermark`: cached, or counted (and cached when no write slipped in meanwhile). */
-  private async cachedTotal(
-    source: DataSource | EntityManager,
-    cache: TotalCountCache,
-    watermark: string,
-    countSql: string,
-    countValues: unknown[],
-    userId: string,
-  ): Promise<number> {
-    const cached = await cache.get(watermark).catch(() => undefined);
-    if (cached !== undefined) return cached;
-    const userParam = `$${countValues.length + 1}`;
-    const [row]: RawRow[] = await source.query(
-      `SELECT (${countSql}) AS total,
-              coalesce((SELECT change_seq FROM user_sync_state WHERE user_id = ${userParam}), 0)::text AS watermark`,
-      [...countValues, userId],
-    );
-    const total = Number(row.total);
-    if (String(row.watermark) === watermark) await cache.set(watermark, total).catch(() => undefined);
-    return total;
+    return listPage(source, {
+      table: this.options.table,
+      selectList: this.selectList,
+      toRecord: this.options.toRecord,
+      userId,
+      request,
+      filters,
+    });
   }
 
   async findById(

@@ -12,7 +12,8 @@ describe('caching and media types', () => {
   let t: ApiTestApp;
   let user: TestUser;
   beforeAll(async () => {
-    t = await startApiTestApp();
+    // A one-day window keeps X-RateLimit-Remaining from decaying between the requests compared below.
+    t = await startApiTestApp({ RATE_LIMIT_WINDOW_SECONDS: '86400' });
     user = await createTestUser(t.deps);
   });
   afterAll(() => t.close());

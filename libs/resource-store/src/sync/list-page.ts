@@ -1,0 +1,94 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { SqlFilter, SqlParams } from './sql-params';
+import type { PageRequest, PageResult, RawRow, TotalCountCache } from './sync-types';
+
+export interface ListPageOptions<T> {
+  table: string;
+  /** The SELECT list over alias `t`. */
+  selectList: string;
+  toRecord(row: RawRow): T;
+  userId: string;
+  request: PageRequest;
+  filters: SqlFilter[];
+}
+
+/**
+ * One page and the watermark, read in one statement (one snapshot: sync correctness depends on it),
+ * plus one row more to know whether a next page exists (keyset after a cursor, else offset), and the
+ * total: from `request.totalCache` when it knows the total at this watermark, else counted.
+ */
+export async function listPage<T>(
+  source: DataSource | EntityManager,
+  options: ListPageOptions<T>,
+): Promise<PageResult<T>> {
+  const { table, selectList, toRecord, userId, request, filters } = options;
+  const params = new SqlParams();
+  const where = [`t.user_id = ${params.add(userId)}`];
+  if (request.sinceSeq !== undefined) where.push(`t.change_seq > ${params.add(request.sinceSeq)}`);
+  if (!request.includeDeleted) where.push('NOT t.deleted');
+  where.push(...filters.map((filter) => `(${filter(params.add)})`));
+  const whereSql = where.join(' AND ');
+  const countParams = params.values.length;
+  const pageWhere = request.after
+    ? `${whereSql} AND (t.change_seq, t.id) < (${params.add(request.after.changeSeq)}::bigint, ${params.add(request.after.id)}::bigint)`
+    : whereSql;
+  const offset = request.after ? 0 : request.offset;
+  const user = params.add(userId);
+  const countSql = `SELECT count(*)::int FROM ${table} t WHERE ${whereSql}`;
+  const withCount = !request.totalCache;
+  const rows: RawRow[] = await source.query(
+    `WITH meta AS (
+         SELECT coalesce(s.change_seq, 0)::text AS __watermark, s.modified_at AS __last_change
+                ${withCount ? `, (${countSql}) AS __total` : ''}
+         FROM (SELECT 1) one LEFT JOIN user_sync_state s ON s.user_id = ${user})
+       SELECT meta.*, p.*
+       FROM meta LEFT JOIN LATERAL (
+         SELECT ${selectList} FROM ${table} t WHERE ${pageWhere}
+         ORDER BY t.change_seq DESC, t.id DESC LIMIT ${params.add(request.perPage + 1)} OFFSET ${params.add(offset)}
+       ) p ON true
+       ORDER BY p.change_seq::bigint DESC, p.id::bigint DESC`,
+    params.values,
+  );
+  const first = rows[0];
+  const pageRows = rows.filter((row) => row.id !== null);
+  const watermark = String(first.__watermark);
+  const total = withCount
+    ? Number(first.__total)
+    : await cachedTotal(
+        source,
+        request.totalCache!,
+        watermark,
+        countSql,
+        params.values.slice(0, countParams),
+        userId,
+      );
+  return {
+    items: pageRows.slice(0, request.perPage).map((row) => toRecord(row)),
+    hasMore: pageRows.length > request.perPage,
+    total,
+    watermark,
+    lastChange: (first.__last_change as Date | null) ?? undefined,
+  };
+}
+
+/** The total at `watermark`: cached, or counted (and cached when no write slipped in meanwhile). */
+async function cachedTotal(
+  source: DataSource | EntityManager,
+  cache: TotalCountCache,
+  watermark: string,
+  countSql: string,
+  countValues: unknown[],
+  userId: string,
+): Promise<number> {
+  const cached = await cache.get(watermark).catch(() => undefined);
+  if (cached !== undefined) return cached;
+  const userParam = `$${countValues.length + 1}`;
+  const [row]: RawRow[] = await source.query(
+    `SELECT (${countSql}) AS total,
+              coalesce((SELECT change_seq FROM user_sync_state WHERE user_id = ${userParam}), 0)::text AS watermark`,
+    [...countValues, userId],
+  );
+  const total = Number(row.total);
+  if (String(row.watermark) === watermark) await cache.set(watermark, total).catch(() => undefined);
+  return total;
+}

@@ -1,0 +1,48 @@
+/** Columns every resource table has (see docs/conventions.md), as plain data. */
+export interface SyncedRecord {
+  id: string;
+  createdAt: Date;
+  modifiedAt: Date;
+  changeSeq: string;
+  deleted: boolean;
+  extra: Record<string, unknown> | null;
+}
+
+/** A row as pg returns it: snake_case column names. */
+export type RawRow = Record<string, unknown>;
+/** The writable fields of an object in API shape, as stored per revision for three-way merges. */
+export type Snapshot = Record<string, unknown>;
+
+/**
+ * Remembers list totals. A total depends only on the filters and on the user's data, and the user's
+ * watermark changes with every write, so a total stored under (filters, watermark) never goes stale.
+ */
+export interface TotalCountCache {
+  get(watermark: string): Promise<number | undefined>;
+  set(watermark: string, total: number): Promise<void>;
+}
+
+export interface PageRequest {
+  perPage: number;
+  /** When given, X-Total-Count is served from it and `count(*)` runs only after a write. */
+  totalCache?: TotalCountCache;
+  /** Used when no keyset position is given (a client computing pages itself). */
+  offset: number;
+  /** Only rows changed after this change sequence (a verified `since`). */
+  sinceSeq?: string;
+  /** Keyset position: rows strictly after this one in list order (from a Link `cursor`). */
+  after?: { changeSeq: string; id: string };
+  includeDeleted: boolean;
+}
+
+export interface PageResult<T> {
+  items: T[];
+  /** Whether rows follow this page (one more row was read to know it). */
+  hasMore: boolean;
+  /** Rows matching the filters (and `since`), over all pages. */
+  total: number;
+  /** The user's change sequence in the same snapshot as `items`: the next `since`. */
+  watermark: string;
+  /** When the user's data last changed (for Last-Modified of lists). */
+  lastChange?: Date;
+}
