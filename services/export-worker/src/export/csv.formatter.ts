@@ -2,6 +2,7 @@ import { format } from '@fast-csv/format';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { coalesceChunks } from './coalesce-chunks';
 import type { CellValue, ExportTable } from './export-table';
 
 /**
@@ -33,5 +34,5 @@ export async function writeCsv(table: ExportTable, out: Writable): Promise<void>
     writeBOM: true,
     alwaysWriteHeaders: true,
   });
-  await pipeline(rows, csv, out);
+  await pipeline(rows, csv, coalesceChunks(), out);
 }

@@ -67,7 +67,8 @@ function entriesTable(
       );
       // Oldest first, as a statement reads; (user_id, date, id) is indexed.
       const sql = `SELECT to_char(t.date, 'YYYY-MM-DD') AS date, a.name AS account, c.name AS category,
-          (SELECT string_agg(g.name, ', ' ORDER BY g.name) FROM tags g WHERE g.id = ANY(t.tag_ids)) AS tags,
+          CASE WHEN cardinality(t.tag_ids) = 0 THEN NULL
+            ELSE (SELECT string_agg(g.name, ', ' ORDER BY g.name) FROM tags g WHERE g.id = ANY(t.tag_ids)) END AS tags,
           trim_scale(t.amount)::text AS amount, t.currency, t.description, t.location->>'id' AS location, t.id::text AS id
         FROM entries t JOIN accounts a ON a.id = t.account_id LEFT JOIN categories c ON c.id = t.category_id
         WHERE ${where.join(' AND ')} ORDER BY t.date, t.id`;

@@ -20,6 +20,30 @@ function normaliseDecimal(text: string): string {
   return text.replace(/\.?0+$/, '').replace(/^(-?)0+(?=\d)/, '$1');
 }
 
+/** Bytes allowed to wait inside exceljs's zip before we stop feeding it rows. */
+const MAX_PENDING = 4 * 1024 * 1024;
+const ROWS_PER_CHECK = 500;
+
+interface ExcelInternals {
+  zip?: { readableLength?: number };
+}
+interface SheetInternals {
+  stream?: { pipes?: Array<{ writableLength?: number }> };
+}
+
+/**
+ * exceljs's `commit()` writes into its zip without honouring back-pressure (its StreamBuf ignores
+ * `write()`'s return value), so a fast cursor would pile the whole sheet up in memory while deflate
+ * catches up. Every few hundred rows we wait until what is queued for the zip, and what the zip has not
+ * yet handed to `out`, are back under a few MiB: memory stays flat whatever the row count.
+ */
+async function waitForZip(workbook: ExcelInternals, sheet: SheetInternals): Promise<void> {
+  const pending = () =>
+    (sheet.stream?.pipes ?? []).reduce((sum, pipe) => sum + (pipe.writableLength ?? 0), 0) +
+    (workbook.zip?.readableLength ?? 0);
+  while (pending() > MAX_PENDING) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 /**
  * Streams tables into one workbook, one worksheet per table, with exceljs's streaming writer:
  * each row is committed (written out) at once, so memory stays flat whatever the row count.
@@ -39,8 +63,12 @@ export async function writeXlsx(tables: ExportTable[], out: Writable): Promise<v
     }));
     sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
+    let count = 0;
     for await (const row of table.openRows()) {
       sheet.addRow(table.columns.map((column) => xlsxCell(row[column.key], column))).commit();
+      count += 1;
+      if (count % ROWS_PER_CHECK === 0)
+        await waitForZip(workbook as unknown as ExcelInternals, sheet as unknown as SheetInternals);
     }
     sheet.commit();
   }
