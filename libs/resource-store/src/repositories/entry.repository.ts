@@ -160,6 +160,25 @@ export class EntryRepository {
     );
   }
 
+  /**
+   * A transfer whose two sides ended up in one account (after a merge or a bulk account change) moves
+   * nothing: its sides become plain entries (they still cancel out in the balance).
+   */
+  async unlinkTransfersWithin(
+    manager: EntityManager,
+    userId: string,
+    accountId: string,
+    changeSeq: string,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE entries e SET transaction_id = NULL, change_seq = $3
+       FROM entries other
+       WHERE e.user_id = $1 AND e.account_id = $2 AND NOT e.deleted
+         AND other.id = e.transaction_id AND other.account_id = $2`,
+      [userId, accountId, changeSeq],
+    );
+  }
+
   /** The user's main currency (one indexed read, no ORM): what `main_rate` converts to. */
   async findMainCurrency(source: EntityManager | DataSource, userId: string): Promise<string> {
     const [row] = await source.query(`SELECT currency FROM users WHERE id = $1`, [userId]);

@@ -1,7 +1,7 @@
 import { inputError, notFound } from '@pfs/errors';
 import { accountsTable, withUserChange } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
-import { readEntryDraft } from '../entries/entry-draft';
+import { draftOfEntry } from '../entries/entry-draft';
 import { EntryWriter } from '../entries/entry-writer';
 import type { LedgerDeps } from '../entries/ledger.deps';
 
@@ -80,11 +80,12 @@ export async function mergeAccounts(
     await writer.loadAccounts(all);
     const entries = await deps.entries.lockEntriesOfAccounts(manager, userId, from);
     for (const entry of entries) {
-      const draft = readEntryDraft(deps.entries.table.options.toSnapshot(entry));
+      const draft = draftOfEntry(entry);
       draft.account = target;
       draft.currency = { ...draft.currency, rate: undefined };
       await writer.replace(entry, writer.toSnapshot(draft, '', entry.transactionId ?? undefined));
     }
+    await deps.entries.unlinkTransfersWithin(manager, userId, target, changeSeq);
     await manager.query(
       `UPDATE accounts SET parent_id = NULL, change_seq = $2 WHERE parent_id = ANY($1::bigint[])`,
       [from, changeSeq],

@@ -1,6 +1,6 @@
 import { FieldError, inputError } from '@pfs/errors';
 import { Decimal, isKnownCurrency, isWithinAmountLimit, parseAmount } from '@pfs/money';
-import type { EntryLocation, EntryReminder } from '@pfs/resource-store';
+import { type Entry, entriesTable, type EntryLocation, type EntryReminder } from '@pfs/resource-store';
 
 /** A validated entry write, before it is resolved against the user's accounts and rates. */
 export interface EntryDraft {
@@ -170,4 +170,10 @@ export function readEntryDraft(body: unknown, prefix = ''): EntryDraft {
   };
   if (reader.errors.length) throw inputError(reader.errors);
   return draft as EntryDraft;
+}
+
+/** A stored entry as a draft, for rewriting it (merge, manage). Its transfer link is kept by the caller. */
+export function draftOfEntry(entry: Entry): EntryDraft {
+  const { transaction: _link, ...state } = entriesTable.options.toSnapshot(entry);
+  return readEntryDraft(state);
 }

@@ -1,7 +1,7 @@
 import { inputError } from '@pfs/errors';
 import { isResourceId } from '@pfs/resource-api';
 import { entriesTable, withUserChange } from '@pfs/resource-store';
-import { readEntryDraft } from './entry-draft';
+import { draftOfEntry } from './entry-draft';
 import { EntryWriter } from './entry-writer';
 import type { LedgerDeps } from './ledger.deps';
 
@@ -86,7 +86,7 @@ export async function manageEntries(
       throw inputError([{ field: 'with', error: `matches more than ${MAX_MANAGED} entries` }]);
     const writer = new EntryWriter(deps, manager, userId, changeSeq, mainCurrency);
     const drafts = page.items.map((entry) => {
-      const draft = readEntryDraft(entriesTable.options.toSnapshot(entry));
+      const draft = draftOfEntry(entry);
       let tags = request.set?.tags ?? draft.tags;
       if (request.add?.tags) tags = [...new Set([...tags, ...request.add.tags])];
       if (request.remove?.tags) tags = tags.filter((tag) => !request.remove!.tags!.includes(tag));
@@ -105,6 +105,9 @@ export async function manageEntries(
     if (errors.length) throw inputError(errors.map((error) => ({ ...error, field: `set.${error.field}` })));
     for (const { entry, draft } of drafts)
       await writer.replace(entry, writer.toSnapshot(draft, '', entry.transactionId ?? undefined));
+    if (request.set?.account) {
+      await deps.entries.unlinkTransfersWithin(manager, userId, request.set.account, changeSeq);
+    }
     return drafts.length;
   });
 }

@@ -233,3 +233,34 @@ describe('Idempotency-Key on account methods', () => {
       .expect(404);
   });
 });
+
+describe('merging accounts joined by a transfer', () => {
+  it('when both sides of a transfer end in one account, then they become plain entries that can still be edited', async () => {
+    const owner = await createTestUser(api.deps);
+    const cat = await createCategory(api.app, owner, { name: 'Moves', type: 'expense' });
+    const a = await postAccount(api.app, owner, { name: 'A', currency: { code: 'EUR' } });
+    const b = await postAccount(api.app, owner, { name: 'B', currency: { code: 'EUR' } });
+    const id = await postEntry(api.app, owner, {
+      amount: -10,
+      currency: { code: 'EUR' },
+      date: '2025-05-09',
+      account: a,
+      category: cat,
+      transaction: { account: b },
+    });
+    await request(api.app)
+      .post('/accounts/merge')
+      .set('Authorization', owner.auth)
+      .send({ accounts: [a], account: b })
+      .expect(204);
+    const moved = (await request(api.app).get(`/entries/${id}`).set('Authorization', owner.auth).expect(200))
+      .body;
+    expect(moved).not.toHaveProperty('transaction');
+    await request(api.app)
+      .patch(`/entries/${id}`)
+      .set('Authorization', owner.auth)
+      .send({ modified: moved.modified, desc: 'ok' })
+      .expect(200);
+    expect(await balanceOf(api.app, owner, b)).toBe(0);
+  });
+});

@@ -384,3 +384,26 @@ describe('POST /entries/manage', () => {
     expect(bad.body.fields[0].field).toBe('with');
   });
 });
+
+describe('POST /entries/manage on transfers', () => {
+  it('when a bulk change touches a transfer, then both sides stay linked and balances hold', async () => {
+    const savings = await postAccount(api.app, user, { name: 'Savings', currency: { code: 'EUR' } });
+    const tag = await createTag(api.app, user, { name: 'moved', type: 'expense' });
+    const id = await postEntry(api.app, user, entry({ amount: -40, transaction: { account: savings } }));
+    await request(api.app)
+      .post('/entries/manage')
+      .set('Authorization', user.auth)
+      .send({ with: { accounts: [account] }, add: { tags: [tag] } })
+      .expect(204);
+    const read = (await get(`/entries/${id}`).expect(200)).body;
+    expect(read).toMatchObject({ tags: [tag], transaction: { account: savings, amount: 40 } });
+    expect(await balanceOf(api.app, user, savings)).toBe(40);
+    await request(api.app)
+      .post('/entries/manage')
+      .set('Authorization', user.auth)
+      .send({ with: { accounts: [account] }, set: { account: savings } })
+      .expect(204);
+    expect((await get(`/entries/${id}`).expect(200)).body).not.toHaveProperty('transaction');
+    expect(await balanceOf(api.app, user, savings)).toBe(0);
+  });
+});
