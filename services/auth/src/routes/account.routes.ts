@@ -1,6 +1,6 @@
 import { AppError } from '@pfs/errors';
 import type { User, UserRepository } from '@pfs/resource-store';
-import express, { Request, Response, Router } from 'express';
+import { Request, Response, Router } from 'express';
 import type { RawHtml } from '../web/html';
 import type { GrantRepository } from '../repositories/grant.repository';
 import {
@@ -19,8 +19,8 @@ import {
 } from '../use-cases/personal-tokens.use-case';
 import { GrantRevocationDependencies, revokeClientAccess } from '../use-cases/revoke-grants.use-case';
 import { accountPage, newTokenNotice, recoveryCodesNotice, twoFactorSetupPage } from '../web/account.pages';
-import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
-import { errorPage } from '../web/pages';
+import { issueCsrfToken } from '../web/csrf';
+import { pageForm } from '../web/form';
 import {
   countPasswordAttempt,
   forgivePasswordAttempt,
@@ -48,7 +48,6 @@ function userMessage(error: unknown): string {
 /** Account settings: two-factor, personal tokens and connected applications, all behind sign-in and CSRF. */
 export function accountRoutes(deps: AccountRoutesDependencies): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
 
   async function render(
     req: Request,
@@ -70,11 +69,7 @@ export function accountRoutes(deps: AccountRoutesDependencies): Router {
 
   /** Every POST: CSRF first, then the signed-in user, then the action. */
   function action(path: string, run: (req: Request, res: Response, user: User) => Promise<void>) {
-    router.post(path, form, async (req, res) => {
-      if (!isValidCsrfToken(req)) {
-        res.status(403).type('html').send(errorPage('Request expired', 'Reload the page and try again.'));
-        return;
-      }
+    router.post(path, pageForm, async (req: Request, res: Response) => {
       const user = await findSignedInUser(deps, req, res);
       if (user) await run(req, res, user);
     });

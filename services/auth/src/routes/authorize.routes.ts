@@ -1,7 +1,7 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { parseScope } from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
-import express, { Request, Response, Router } from 'express';
+import { Request, Response, Router } from 'express';
 import { AuthorizationCheck, buildRedirect, checkAuthorizationRequest } from '../oauth/authorization-request';
 import { newOAuthResponse, toOAuthRequest } from '../oauth/express-adapter';
 import type { AuthorizingUser } from '../oauth/oauth-model';
@@ -12,7 +12,8 @@ import type { RateLimiter } from '../security/rate-limiter';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
 import { issueImplicitToken } from '../use-cases/issue-implicit-token.use-case';
 import { readCookie, SESSION_COOKIE } from '../web/cookies';
-import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
+import { issueCsrfToken } from '../web/csrf';
+import { pageForm } from '../web/form';
 import { consentPage, errorPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
 
@@ -145,30 +146,22 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
     );
   });
 
-  router.post(
-    '/oauth2/authorize',
-    express.urlencoded({ extended: false, limit: '16kb' }),
-    async (req, res) => {
-      if (!isValidCsrfToken(req)) {
-        res.status(403).type('html').send(errorPage('Request expired', 'Reload the page and try again.'));
-        return;
-      }
-      const check = await checkRequest(deps, req, req.body);
-      if (check.outcome !== 'valid') return answerCheckFailure(res, check);
-      const session = await deps.sessions.find(readCookie(req, SESSION_COOKIE));
-      if (!session) return redirectToSignIn(req, res);
-      if (req.body.decision !== 'allow') {
-        return res.redirect(302, redirectError(check, 'access_denied', 'The user denied access.'));
-      }
-      try {
-        res.redirect(302, await grantAccess(deps, req, check, session.userId));
-      } catch (error) {
-        // The client learns the flow failed (spec's server_error) instead of the user being stranded here.
-        deps.logger.error({ err: error, requestId: req.id }, 'authorization failed');
-        res.redirect(302, redirectError(check, 'server_error', 'The server could not complete the request.'));
-      }
-    },
-  );
+  router.post('/oauth2/authorize', pageForm, async (req: Request, res: Response) => {
+    const check = await checkRequest(deps, req, req.body);
+    if (check.outcome !== 'valid') return answerCheckFailure(res, check);
+    const session = await deps.sessions.find(readCookie(req, SESSION_COOKIE));
+    if (!session) return redirectToSignIn(req, res);
+    if (req.body.decision !== 'allow') {
+      return res.redirect(302, redirectError(check, 'access_denied', 'The user denied access.'));
+    }
+    try {
+      res.redirect(302, await grantAccess(deps, req, check, session.userId));
+    } catch (error) {
+      // The client learns the flow failed (spec's server_error) instead of the user being stranded here.
+      deps.logger.error({ err: error, requestId: req.id }, 'authorization failed');
+      res.redirect(302, redirectError(check, 'server_error', 'The server could not complete the request.'));
+    }
+  });
 
   return router;
 }

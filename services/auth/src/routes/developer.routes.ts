@@ -1,11 +1,11 @@
 import { AppError } from '@pfs/errors';
 import type { User, UserRepository } from '@pfs/resource-store';
-import express, { Request, Response, Router } from 'express';
+import { Request, Response, Router } from 'express';
 import type { ClientRepository } from '../repositories/client.repository';
 import { createClient, CreatedClient } from '../use-cases/create-client.use-case';
-import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
+import { issueCsrfToken } from '../web/csrf';
+import { pageForm } from '../web/form';
 import { developerPage } from '../web/developer.pages';
-import { errorPage } from '../web/pages';
 import { findSignedInUser } from '../web/require-session';
 import type { SessionStore } from '../web/session.store';
 
@@ -47,11 +47,7 @@ export function developerRoutes(deps: DeveloperRoutesDependencies): Router {
     if (user) await render(req, res, user, {});
   });
 
-  router.post('/developer/apps', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
-    if (!isValidCsrfToken(req)) {
-      res.status(403).type('html').send(errorPage('Request expired', 'Reload the page and try again.'));
-      return;
-    }
+  router.post('/developer/apps', pageForm, async (req: Request, res: Response) => {
     const user = await findSignedInUser(deps, req, res);
     if (!user) return;
     const form = {

@@ -1,8 +1,9 @@
-import express, { Router } from 'express';
+import { Request, Response, Router } from 'express';
 import { SecondFactorDependencies, verifySecondFactor } from '../use-cases/verify-second-factor.use-case';
 import { clearCookie, PENDING_SIGNIN_COOKIE, readCookie } from '../web/cookies';
-import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
-import { errorPage, signInSecondFactorPage } from '../web/pages';
+import { issueCsrfToken } from '../web/csrf';
+import { pageForm } from '../web/form';
+import { signInSecondFactorPage } from '../web/pages';
 import { LoginRoutesDependencies, startSession } from './login.routes';
 
 export interface LoginTwoFactorRoutesDependencies extends LoginRoutesDependencies {
@@ -27,36 +28,26 @@ export function loginTwoFactorRoutes(deps: LoginTwoFactorRoutesDependencies): Ro
     res.type('html').send(signInSecondFactorPage({ csrfToken }));
   });
 
-  router.post(
-    '/login/two-factor',
-    express.urlencoded({ extended: false, limit: '16kb' }),
-    async (req, res) => {
-      if (!isValidCsrfToken(req)) {
-        return res
-          .status(403)
-          .type('html')
-          .send(errorPage('Request expired', 'Reload the page and try again.'));
-      }
-      const pendingId = readCookie(req, PENDING_SIGNIN_COOKIE);
-      const pending = await deps.sessions.findPending(pendingId);
-      if (!pending) return res.redirect(303, '/login');
-      const code = typeof req.body.code === 'string' ? req.body.code : undefined;
-      const result = await verifySecondFactor(deps.secondFactor, pending.userId, code, 'signin');
-      if (result.outcome === 'valid' || result.outcome === 'not-required') {
-        await deps.sessions.destroyPending(pendingId);
-        clearCookie(res, PENDING_SIGNIN_COOKIE, deps.secureCookies);
-        await startSession(deps, req, res, pending.userId);
-        return res.redirect(303, pending.returnTo);
-      }
-      if (result.outcome === 'throttled') res.setHeader('Retry-After', String(result.retryAfterSeconds));
-      const status = { missing: 400, invalid: 401, throttled: 429 }[result.outcome];
-      const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
-      res
-        .status(status)
-        .type('html')
-        .send(signInSecondFactorPage({ csrfToken, error: MESSAGES[result.outcome] }));
-    },
-  );
+  router.post('/login/two-factor', pageForm, async (req: Request, res: Response) => {
+    const pendingId = readCookie(req, PENDING_SIGNIN_COOKIE);
+    const pending = await deps.sessions.findPending(pendingId);
+    if (!pending) return res.redirect(303, '/login');
+    const code = typeof req.body.code === 'string' ? req.body.code : undefined;
+    const result = await verifySecondFactor(deps.secondFactor, pending.userId, code, 'signin');
+    if (result.outcome === 'valid' || result.outcome === 'not-required') {
+      await deps.sessions.destroyPending(pendingId);
+      clearCookie(res, PENDING_SIGNIN_COOKIE, deps.secureCookies);
+      await startSession(deps, req, res, pending.userId);
+      return res.redirect(303, pending.returnTo);
+    }
+    if (result.outcome === 'throttled') res.setHeader('Retry-After', String(result.retryAfterSeconds));
+    const status = { missing: 400, invalid: 401, throttled: 429 }[result.outcome];
+    const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
+    res
+      .status(status)
+      .type('html')
+      .send(signInSecondFactorPage({ csrfToken, error: MESSAGES[result.outcome] }));
+  });
 
   return router;
 }

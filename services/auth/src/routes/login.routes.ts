@@ -1,6 +1,6 @@
 import { AppError } from '@pfs/errors';
 import { UserRepository } from '@pfs/resource-store';
-import express, { Request, Response, Router } from 'express';
+import { Request, Response, Router } from 'express';
 import type { DataSource } from 'typeorm';
 import type { PasswordHasher } from '../password-hasher';
 import type { CredentialRepository } from '../repositories/credential.repository';
@@ -11,7 +11,8 @@ import {
 } from '../security/password-attempts';
 import { createUser } from '../use-cases/create-user.use-case';
 import { clearCookie, PENDING_SIGNIN_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '../web/cookies';
-import { isValidCsrfToken, issueCsrfToken } from '../web/csrf';
+import { issueCsrfToken } from '../web/csrf';
+import { pageForm } from '../web/form';
 import { errorPage, signInPage, signUpPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
 
@@ -30,10 +31,6 @@ export function safeReturnTo(value: unknown): string {
   if (typeof value !== 'string') return '/account';
   const allowed = value.startsWith('/oauth2/authorize?') || /^\/(account|developer)(\/[a-z-]*)?$/.test(value);
   return allowed ? value : '/account';
-}
-
-function refuseExpiredForm(res: Response) {
-  res.status(403).type('html').send(errorPage('Request expired', 'Reload the page and try again.'));
 }
 
 /**
@@ -56,7 +53,6 @@ export async function startSession(
 
 export function loginRoutes(deps: LoginRoutesDependencies): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
 
   router.get('/login', (req, res) => {
     const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
@@ -64,8 +60,7 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
     res.type('html').send(signInPage({ csrfToken, returnTo: safeReturnTo(req.query.return_to) }));
   });
 
-  router.post('/login', form, async (req, res) => {
-    if (!isValidCsrfToken(req)) return refuseExpiredForm(res);
+  router.post('/login', pageForm, async (req: Request, res: Response) => {
     const email = typeof req.body.email === 'string' ? req.body.email.trim() : '';
     const password = typeof req.body.password === 'string' ? req.body.password : '';
     const returnTo = safeReturnTo(req.body.return_to);
@@ -101,8 +96,7 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
     res.type('html').send(signUpPage({ csrfToken, returnTo: safeReturnTo(req.query.return_to) }));
   });
 
-  router.post('/signup', form, async (req, res) => {
-    if (!isValidCsrfToken(req)) return refuseExpiredForm(res);
+  router.post('/signup', pageForm, async (req: Request, res: Response) => {
     // Account creation is counted per IP like failed sign-ins, so one host cannot mint accounts in bulk.
     const budget = await deps.limiter.hit(`signup-ip:${req.ip}`, deps.maxFailuresPerIp);
     if (budget.blocked) {
@@ -140,8 +134,7 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
     }
   });
 
-  router.post('/logout', form, async (req, res) => {
-    if (!isValidCsrfToken(req)) return refuseExpiredForm(res);
+  router.post('/logout', pageForm, async (req: Request, res: Response) => {
     await deps.sessions.destroy(readCookie(req, SESSION_COOKIE));
     clearCookie(res, SESSION_COOKIE, deps.secureCookies);
     res.redirect(303, '/login');

@@ -1,5 +1,6 @@
 import { hashToken } from '@pfs/contracts';
-import express, { Request, Response, Router } from 'express';
+import { Request, Response, Router } from 'express';
+import { parseForm } from '../web/form';
 import { findBasicAuthenticatedClient } from '../oauth/client-credentials';
 import type { ClientRepository } from '../repositories/client.repository';
 import type { TokenRecord, TokenRepository } from '../repositories/token.repository';
@@ -89,7 +90,6 @@ async function revokeAsClient(deps: RevokeRoutesDependencies, req: Request, res:
 /** `POST` and `DELETE /oauth2/revoke`. */
 export function revokeRoutes(deps: RevokeRoutesDependencies): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
   const handle = async (req: Request, res: Response) => {
     const accessToken = bearerToken(req);
     if (accessToken) return revokeWithBearer(deps, req, res, accessToken);
@@ -102,7 +102,7 @@ export function revokeRoutes(deps: RevokeRoutesDependencies): Router {
       'Send Authorization: Bearer <access token>, or client Basic credentials.',
     );
   };
-  router.post('/oauth2/revoke', form, handle);
-  router.delete('/oauth2/revoke', form, handle);
+  router.post('/oauth2/revoke', parseForm, handle);
+  router.delete('/oauth2/revoke', parseForm, handle);
   return router;
 }

@@ -1,7 +1,8 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { OAuthError } from '@node-oauth/oauth2-server';
 import type { Logger } from '@pfs/logger';
-import express, { Request, Router } from 'express';
+import { Request, Response, Router } from 'express';
+import { parseForm } from '../web/form';
 import { newOAuthResponse, sendOAuthResponse, toOAuthRequest } from '../oauth/express-adapter';
 import { TokenEndpointError } from '../oauth/token-endpoint-error';
 import { checkTokenRequest, TokenRequestCheckDependencies } from '../oauth/token-request-checks';
@@ -48,7 +49,7 @@ function adaptError(response: OAuthResponse) {
 /** `POST /oauth2/token`: our checks (throttling, repeated parameters, refresh scope, two-factor), then the library. */
 export function tokenRoutes(deps: TokenRoutesDependencies): Router {
   const router = Router();
-  router.post('/oauth2/token', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
+  router.post('/oauth2/token', parseForm, async (req: Request, res: Response) => {
     const response = newOAuthResponse();
     let clientId: string | undefined;
     try {
