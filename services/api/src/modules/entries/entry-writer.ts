@@ -104,7 +104,11 @@ export class EntryWriter {
   /** The companion of a transfer: the opposite movement in the other account, same day, text, category, tags. */
   companionDraft(draft: EntryDraft): EntryDraft {
     const transfer = draft.transaction!;
-    const currency = transfer.currency ?? { code: draft.currency.code };
+    // Without an amount the companion mirrors the entry: same money in the same currency (its account's
+    // rate converts it). A currency only means something together with an amount.
+    const currency = transfer.amount
+      ? (transfer.currency ?? { code: draft.currency.code })
+      : { code: draft.currency.code };
     const magnitude = transfer.amount?.abs() ?? draft.amount.abs();
     return {
       ...draft,

@@ -1,4 +1,5 @@
 import { inputError, notFound } from '@pfs/errors';
+import { Decimal, roundToCurrency } from '@pfs/money';
 import { resolveWrite } from '@pfs/resource-api';
 import { type Entry, entriesTable, type Snapshot, withUserChange } from '@pfs/resource-store';
 import { type EntryDraft, readEntryDraft } from './entry-draft';
@@ -52,7 +53,7 @@ export async function updateEntry(
     const companion = current.transactionId
       ? await entriesTable.findById(manager, userId, current.transactionId, { forUpdate: true })
       : undefined;
-    const transfer = resolveTransfer(options.transfer, companion);
+    const transfer = resolveTransfer(options.transfer, companion, current, draft);
     draft.transaction = transfer;
     await writer.loadAccounts([draft.account, ...(transfer ? [transfer.account] : [])]);
     const errors = await writer.checkReferences([{ draft, prefix: '' }]);
@@ -70,10 +71,38 @@ function dropStaleRate(merged: Snapshot, current: Snapshot): Snapshot {
   return { ...merged, currency: { ...currency, rate: undefined } };
 }
 
-function resolveTransfer(intent: TransferIntent, companion: Entry | undefined): EntryDraft['transaction'] {
+/**
+ * The transfer the write leaves. An explicit `transaction` whose amount and currency are the companion's
+ * current ones (a fetched object sent back) is no change. Unchanged, the companion follows the entry: it
+ * mirrors it when it moved the same money in the same currency, else it keeps its currency and the
+ * exchange ratio the two sides had.
+ */
+function resolveTransfer(
+  intent: TransferIntent,
+  companion: Entry | undefined,
+  current: Entry,
+  draft: EntryDraft,
+): EntryDraft['transaction'] {
   if (intent === 'remove') return undefined;
-  if (intent === 'keep') return companion ? { account: companion.accountId } : undefined;
-  return intent;
+  if (intent !== 'keep' && !(companion && isResentCompanion(intent, companion))) return intent;
+  if (!companion) return undefined;
+  const account = intent === 'keep' ? companion.accountId : intent.account;
+  const mirrored =
+    companion.currency === current.currency &&
+    new Decimal(companion.amount).abs().equals(new Decimal(current.amount).abs());
+  if (mirrored || new Decimal(current.amount).isZero()) return { account };
+  const ratio = new Decimal(companion.amount).abs().dividedBy(new Decimal(current.amount).abs());
+  return {
+    account,
+    amount: roundToCurrency(draft.amount.abs().times(ratio), companion.currency),
+    currency: { code: companion.currency },
+  };
+}
+
+function isResentCompanion(intent: NonNullable<EntryDraft['transaction']>, companion: Entry): boolean {
+  const sameAmount = !intent.amount || intent.amount.abs().equals(new Decimal(companion.amount).abs());
+  const sameCurrency = !intent.currency || intent.currency.code === companion.currency;
+  return sameAmount && sameCurrency;
 }
 
 async function writeInStep(

@@ -407,3 +407,48 @@ describe('POST /entries/manage on transfers', () => {
     expect(await balanceOf(api.app, user, savings)).toBe(0);
   });
 });
+
+describe('transfers kept in step by whole-object writes', () => {
+  it('when a fetched transfer is PUT back with a new amount, then the companion follows', async () => {
+    const savings = await postAccount(api.app, user, { name: 'Savings', currency: { code: 'EUR' } });
+    const id = await postEntry(api.app, user, entry({ amount: -100, transaction: { account: savings } }));
+    const fetched = (await get(`/entries/${id}`).expect(200)).body;
+    const put = await request(api.app)
+      .put(`/entries/${id}`)
+      .set('Authorization', user.auth)
+      .send({ ...fetched, amount: -150 })
+      .expect(200);
+    expect(put.body.transaction).toMatchObject({ account: savings, amount: 150 });
+    expect(await balanceOf(api.app, user, savings)).toBe(150);
+  });
+
+  it('when a transfer into another currency had its own amount, then edits keep that currency and exchange ratio', async () => {
+    const dollars = await postAccount(api.app, user, { name: 'Dollars', currency: { code: 'USD' } });
+    const id = await postEntry(
+      api.app,
+      user,
+      entry({ amount: -100, transaction: { account: dollars, amount: 110, currency: { code: 'USD' } } }),
+    );
+    const fetched = (await get(`/entries/${id}`).expect(200)).body;
+    expect(fetched.transaction).toMatchObject({ account: dollars, amount: 110, currency: { code: 'USD' } });
+    const renamed = await request(api.app)
+      .patch(`/entries/${id}`)
+      .set('Authorization', user.auth)
+      .send({ modified: fetched.modified, desc: 'fx' })
+      .expect(200);
+    expect(renamed.body.transaction).toMatchObject({ amount: 110, currency: { code: 'USD' } });
+    const doubled = await request(api.app)
+      .patch(`/entries/${id}`)
+      .set('Authorization', user.auth)
+      .send({ modified: renamed.body.modified, amount: -200 })
+      .expect(200);
+    expect(doubled.body.transaction).toMatchObject({ amount: 220, currency: { code: 'USD' } });
+    expect(await balanceOf(api.app, user, dollars)).toBe(220);
+    const resent = await request(api.app)
+      .put(`/entries/${id}`)
+      .set('Authorization', user.auth)
+      .send({ ...doubled.body, desc: 'again' })
+      .expect(200);
+    expect(resent.body.transaction).toMatchObject({ amount: 220 });
+  });
+});
