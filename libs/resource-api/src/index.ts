@@ -59,3 +59,4 @@ export { ResourceApi } from './resource-api';
 export type { ResourceApiOptions } from './resource-api';
 export { parseCreateBody, updateFromRequest } from './write-flow';
 export type { UpdateFlowOptions } from './write-flow';
+export { methodNotAllowed } from './method-not-allowed';

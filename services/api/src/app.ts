@@ -5,7 +5,13 @@ import {
   requestLoggerMiddleware,
   routeNotFoundMiddleware,
 } from '@pfs/http';
-import { httpsMiddleware, jsonBodyTypes, negotiateMediaType, requireJsonBody } from '@pfs/resource-api';
+import {
+  httpsMiddleware,
+  jsonBodyTypes,
+  methodNotAllowed,
+  negotiateMediaType,
+  requireJsonBody,
+} from '@pfs/resource-api';
 import express, { Express } from 'express';
 import helmet from 'helmet';
 import { isHttpsRequired } from './config';
@@ -55,6 +61,7 @@ export function buildApiApp(deps: ApiDependencies): Express {
   for (const module of apiModules) {
     app.use(module.routes(deps));
   }
+  app.use(methodNotAllowed(deps.resourceApi.schemas));
   app.use(routeNotFoundMiddleware);
   app.use(errorMiddleware(deps.logger));
   return app;

@@ -125,6 +125,12 @@ describe('caching and media types', () => {
   });
 
   it('when an unknown route or a server fault happens, then the one error body is used', async () => {
+    const wrongMethod = await request(t.app)
+      .delete('/categories')
+      .set('Authorization', user.auth)
+      .expect(405);
+    expect(wrongMethod.headers.allow).toBe('GET, HEAD, POST');
+    expect(wrongMethod.body.error_id).toBe('error.method.not_allowed');
     const missing = await get('/nowhere').expect(404);
     expect(missing.body).toMatchObject({
       error_id: 'error.route.not_found',
