@@ -1,5 +1,5 @@
 import { AppError, inputError, notFound } from '@pfs/errors';
-import { resolveWrite } from '@pfs/resource-api';
+import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
 import { type Account, accountsTable, type Snapshot, withUserChange } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
 import { EntryWriter } from '../entries/entry-writer';
@@ -54,6 +54,7 @@ export async function updateAccount(
       loadRevision: (at) => accountsTable.findRevision(manager, userId, current.id, at),
       presentCurrent: () => options.presentCurrent(current),
     });
+    assertExtraSize(merged.extra);
     const snapshot = readAccountSnapshot(merged, { order: current.order });
     await assertParent(deps, manager, userId, snapshot.parent, current.id);
     if (snapshot.currency.code !== current.currency && (await hasEntries(manager, current.id))) {

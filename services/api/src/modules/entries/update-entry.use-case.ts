@@ -1,6 +1,6 @@
 import { inputError, notFound } from '@pfs/errors';
 import { Decimal, roundToCurrency } from '@pfs/money';
-import { resolveWrite } from '@pfs/resource-api';
+import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
 import { type Entry, entriesTable, type Snapshot, withUserChange } from '@pfs/resource-store';
 import { type EntryDraft, readEntryDraft } from './entry-draft';
 import { EntryWriter } from './entry-writer';
@@ -48,6 +48,7 @@ export async function updateEntry(
       },
       presentCurrent: () => options.presentCurrent(current),
     });
+    assertExtraSize(merged.extra);
     const draft = readEntryDraft(dropStaleRate(merged, currentState));
     const writer = new EntryWriter(deps, manager, userId, changeSeq, mainCurrency);
     const companion = current.transactionId

@@ -452,3 +452,24 @@ describe('transfers kept in step by whole-object writes', () => {
     expect(resent.body.transaction).toMatchObject({ amount: 220 });
   });
 });
+
+describe('extra on entries', () => {
+  it('when extra is stored, then it comes back unchanged; when it is too large on create or update, then 400 names it', async () => {
+    const id = await postEntry(api.app, user, entry({ extra: { app: { nested: [1, null, 'x'] } } }));
+    const read = (await get(`/entries/${id}`).expect(200)).body;
+    expect(read.extra).toEqual({ app: { nested: [1, null, 'x'] } });
+    const huge = { blob: 'x'.repeat(20_000) };
+    const created = await request(api.app)
+      .post('/entries')
+      .set('Authorization', user.auth)
+      .send(entry({ extra: huge }))
+      .expect(400);
+    expect(created.body.fields[0].field).toBe('extra');
+    const updated = await request(api.app)
+      .patch(`/entries/${id}`)
+      .set('Authorization', user.auth)
+      .send({ modified: read.modified, extra: huge })
+      .expect(400);
+    expect(updated.body.fields[0].field).toBe('extra');
+  });
+});
