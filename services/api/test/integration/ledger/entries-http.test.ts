@@ -473,3 +473,33 @@ describe('extra on entries', () => {
     expect(updated.body.fields[0].field).toBe('extra');
   });
 });
+
+describe('parallel writers over HTTP', () => {
+  it('when many POSTs and transfers arrive at once, then every balance equals its entries exactly', async () => {
+    const other = await postAccount(api.app, user, { name: 'Other', currency: { code: 'EUR' } });
+    const bodies = Array.from({ length: 24 }, (_, i) =>
+      i % 3 === 0
+        ? entry({
+            amount: -(i + 0.25),
+            transaction: { account: i % 2 ? other : account },
+            account: i % 2 ? account : other,
+          })
+        : entry({ amount: i % 2 ? i + 0.1 : -(i + 0.3), account: i % 2 ? other : account }),
+    );
+    const answers = await Promise.all(
+      bodies.map((body) => request(api.app).post('/entries').set('Authorization', user.auth).send(body)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(bodies.map(() => 201));
+    const listed = (await get('/entries?per_page=100').expect(200)).body as Array<{
+      account: string;
+      amount: number;
+    }>;
+    expect(listed).toHaveLength(32);
+    for (const id of [account, other]) {
+      const cents = listed
+        .filter((item) => item.account === id)
+        .reduce((sum, item) => sum + Math.round(item.amount * 100), 0);
+      expect(Math.round((await balanceOf(api.app, user, id)) * 100)).toBe(cents);
+    }
+  });
+});
