@@ -5,7 +5,6 @@ import type { ApiDependencies } from '../dependencies';
 const MIN_INTERVAL_MS = 60_000;
 const MAX_TRACKED = 10_000;
 
-
 /**
  * Records when a personal token was last used, cheaply: remembered per process so the hot path writes
  * to Redis at most once a minute per token, fire-and-forget (a failed write never fails the request).
