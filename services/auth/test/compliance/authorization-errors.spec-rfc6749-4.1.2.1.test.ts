@@ -1,19 +1,12 @@
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { approveInBrowser, inputValue, pkcePair } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestClient, createTestUser, startAuthTestApp, useAuthTestApp } from '../support/auth-test-app';
 
 /** Spec "Authorization request" and "Authorization errors"; RFC 6749 §4.1.2.1, §4.2.2.1; RFC 7636. */
 describe('authorization request errors', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp();
   const callback = 'https://client.example.test/callback';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   async function authorize(query: string) {
     const answer = await request(auth.app).get(`/oauth2/authorize?${query}`).expect(302);

@@ -1,18 +1,11 @@
 import { uniqueEmail } from '@pfs/testing';
 import { approveInBrowser, exchangeCode, inputValue } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
 
 /** Spec "A user can revoke application access at any time": a code still in flight must die with its grant. */
 describe('codes of a revoked grant', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp();
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   it('when the user revokes the app before its code is exchanged, then the code gets invalid_grant and issues nothing', async () => {
     const email = uniqueEmail('revoke-in-flight');

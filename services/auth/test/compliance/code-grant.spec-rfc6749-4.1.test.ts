@@ -2,19 +2,18 @@ import { accessTokenKey, hashToken } from '@pfs/contracts';
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { approveInBrowser, exchangeCode, pkcePair } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import {
+  AuthTestApp,
+  createTestClient,
+  createTestUser,
+  startAuthTestApp,
+  useAuthTestApp,
+} from '../support/auth-test-app';
 
 /** Spec "Access granted" rules 1–2 and the token request's redirect_uri rule; RFC 6749 §4.1.2, §4.1.3; RFC 7636. */
 describe('authorization code grant', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp();
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   async function codeFor(
     app: AuthTestApp,

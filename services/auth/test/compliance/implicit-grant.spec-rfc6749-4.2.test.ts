@@ -1,18 +1,11 @@
 import { accessTokenKey, hashToken, parseAccessTokenRecord } from '@pfs/contracts';
 import { uniqueEmail } from '@pfs/testing';
 import { approveInBrowser } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
 
 /** Spec "Authorization request" (response_type=token); RFC 6749 §4.2.2. */
 describe('implicit grant', () => {
-  let auth: AuthTestApp;
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
+  const auth = useAuthTestApp();
 
   it('when a client registered for it is allowed, then the token comes in the fragment, without a refresh token', async () => {
     const email = uniqueEmail();

@@ -2,23 +2,16 @@ import { uniqueEmail } from '@pfs/testing';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { inputValue, signedInAgent } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
 
 /** Issue 3 "pages … CSRF-protected" and the security of a top authorization server's pages. */
 describe('security of the pages', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp({
+    // Its own key prefix, so the per-IP sign-in counter (all tests come from loopback) starts at zero.
+    REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? ''}pages-${randomBytes(4).toString('hex')}:`,
+    AUTH_SIGNIN_MAX_FAILURES_PER_IP: '4',
+  });
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp({
-      // Its own key prefix, so the per-IP sign-in counter (all tests come from loopback) starts at zero.
-      REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? ''}pages-${randomBytes(4).toString('hex')}:`,
-      AUTH_SIGNIN_MAX_FAILURES_PER_IP: '4',
-    });
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   async function signInWithReturnTo(returnTo: string) {
     const email = uniqueEmail('return-to');

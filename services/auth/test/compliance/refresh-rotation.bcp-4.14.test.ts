@@ -2,7 +2,7 @@ import { accessTokenKey, grantTokensKey, hashToken } from '@pfs/contracts';
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { obtainTokens } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { AuthTestApp, createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
 
 /** Spec "Refresh parameters"; RFC 6749 §6; OAuth 2.0 Security BCP §4.14.2 (rotation with reuse detection). */
 describe('refresh token rotation', () => {
@@ -23,13 +23,7 @@ describe('refresh token rotation', () => {
   }
 
   describe('with the default grace period', () => {
-    let auth: AuthTestApp;
-    beforeAll(async () => {
-      auth = await startAuthTestApp();
-    });
-    afterAll(async () => {
-      await auth.deps.close();
-    });
+    const auth = useAuthTestApp();
 
     it('when a client refreshes, then it gets a new access and refresh token without scope, and the API accepts the new one', async () => {
       const { tokens, refresh } = await setUp(auth);
@@ -62,13 +56,7 @@ describe('refresh token rotation', () => {
   });
 
   describe('with no grace period', () => {
-    let auth: AuthTestApp;
-    beforeAll(async () => {
-      auth = await startAuthTestApp({ AUTH_REFRESH_REUSE_GRACE_SECONDS: '0' });
-    });
-    afterAll(async () => {
-      await auth.deps.close();
-    });
+    const auth = useAuthTestApp({ AUTH_REFRESH_REUSE_GRACE_SECONDS: '0' });
 
     it('when a rotated refresh token is reused, then invalid_grant and the whole grant is revoked', async () => {
       const { tokens, refresh } = await setUp(auth);

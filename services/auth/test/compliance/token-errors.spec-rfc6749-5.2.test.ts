@@ -1,19 +1,12 @@
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { approveInBrowser, exchangeCode, obtainTokens } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
 
 /** Spec "Token error values" table; RFC 6749 §5.2. Each value is reached by a real request. */
 describe('token endpoint errors', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp();
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   async function codeFor(client: { client_id: string }, query: Record<string, string> = {}) {
     const email = uniqueEmail();

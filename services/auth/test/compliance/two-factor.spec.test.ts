@@ -2,19 +2,12 @@ import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { generateTotpCode } from '../../src/security/totp';
 import { approveInBrowser, exchangeCode, inputValue, pkcePair, signedInAgent } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
 
 /** Spec "Two-factor authentication" 1–3 and the Errors table's 401 + X-Service-OTP row; RFC 6238. */
 describe('two-factor authentication at the token request', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp({ AUTH_OTP_MAX_FAILURES: '3' });
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp({ AUTH_OTP_MAX_FAILURES: '3' });
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   async function otpUserWithCode() {
     const email = uniqueEmail('otp');
@@ -218,15 +211,8 @@ describe('two-factor authentication at the token request', () => {
 });
 
 describe('two-factor at sign-in', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp();
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   async function passwordStep(email: string) {
     const agent = request.agent(auth.app);

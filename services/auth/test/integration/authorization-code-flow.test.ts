@@ -1,18 +1,11 @@
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { approveInBrowser, exchangeCode, inputValue } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
 
 describe('authorization code flow (walking skeleton)', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp();
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   it('when a signed-out user opens authorize, then the sign-in page has Email, Password and a Sign in button', async () => {
     const client = await createTestClient(auth.deps);

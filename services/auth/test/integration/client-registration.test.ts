@@ -1,18 +1,11 @@
 import { uniqueEmail } from '@pfs/testing';
 import { inputValue, signedInAgent } from '../support/browser-flow';
-import { AuthTestApp, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestUser, useAuthTestApp } from '../support/auth-test-app';
 
 /** Registered applications (spec "Authentication"): where a redirect may send the user's browser. */
 describe('registering an application on the developer page', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp();
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   async function register(redirectUri: string) {
     const email = uniqueEmail('dev-scheme');

@@ -2,18 +2,11 @@ import { hashToken } from '@pfs/contracts';
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { inputValue, signedInAgent } from '../support/browser-flow';
-import { AuthTestApp, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestUser, startAuthTestApp, useAuthTestApp } from '../support/auth-test-app';
 
 describe('sign-up, settings pages, developer page and sign-in limits', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp({ AUTH_SIGNIN_MAX_FAILURES_PER_ACCOUNT: '3' });
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp({ AUTH_SIGNIN_MAX_FAILURES_PER_ACCOUNT: '3' });
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   it('when someone signs up, then the account exists with an argon2id hash and they are signed in', async () => {
     const email = uniqueEmail('signup');

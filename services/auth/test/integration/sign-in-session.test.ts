@@ -1,19 +1,12 @@
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { inputValue } from '../support/browser-flow';
-import { AuthTestApp, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestUser, useAuthTestApp } from '../support/auth-test-app';
 
 /** Session fixation (OWASP): a session id known before a sign-in must never work after it. */
 describe('sessions at sign-in', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp();
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   const sessionOf = (answer: request.Response) =>
     /pfs_session=([^;]+)/.exec(String(answer.headers['set-cookie']))?.[1];

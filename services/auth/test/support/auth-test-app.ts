@@ -21,6 +21,32 @@ export async function startAuthTestApp(
   return { deps, app: buildAuthApp(deps) };
 }
 
+/**
+ * The app of one test file: started before its tests, closed after them. Read `deps` and `app` inside
+ * tests (they exist from beforeAll on).
+ */
+export function useAuthTestApp(env: Record<string, string> = {}, logger?: Logger): AuthTestApp {
+  let started: AuthTestApp | undefined;
+  beforeAll(async () => {
+    started = await startAuthTestApp(env, logger);
+  });
+  afterAll(async () => {
+    await started?.deps.close();
+  });
+  const current = () => {
+    if (!started) throw new Error('the auth test app is used before beforeAll started it');
+    return started;
+  };
+  return {
+    get deps() {
+      return current().deps;
+    },
+    get app() {
+      return current().app;
+    },
+  };
+}
+
 export async function createTestUser(
   deps: AuthDependencies,
   email: string,
