@@ -1,0 +1,30 @@
+import { createDataSource } from '@pfs/resource-store';
+import request from 'supertest';
+import { buildApiApp } from '../../../src/app';
+import { ApiTestApp, createTestUser, startApiTestApp } from '../../support/api-test-app';
+
+describe('server faults', () => {
+  let t: ApiTestApp;
+  beforeAll(async () => {
+    t = await startApiTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('when the database cannot be reached, then a 5xx with the request id and no internals', async () => {
+    const user = await createTestUser(t.deps);
+    // A real data source pointing at a port nothing listens on: every query fails inside pg.
+    const unreachable = createDataSource({ url: 'postgres://postgres@127.0.0.1:1/pfs_nowhere' });
+    const app = buildApiApp({ ...t.deps, dataSource: unreachable });
+    const answer = await request(app)
+      .get('/categories')
+      .set('Authorization', user.auth)
+      .set('X-Request-Id', 'fault-1');
+    expect(answer.status).toBeGreaterThanOrEqual(500);
+    expect(answer.body).toEqual({
+      error_id: 'error.internal',
+      description: expect.stringContaining('request id'),
+      request_id: 'fault-1',
+    });
+    expect(JSON.stringify(answer.body)).not.toMatch(/127\.0\.0\.1|pfs_nowhere|ECONNREFUSED|initialized/i);
+  });
+});
