@@ -5,6 +5,7 @@ import { CreateCategoriesAndTags1763800200100 } from './1763800200100-create-cat
 import { CreateCurrencyRates1763800300000 } from './1763800300000-create-currency-rates';
 import { CreateAccountsAndEntries1763800310000 } from './1763800310000-create-accounts-and-entries';
 import { AddAccountEntriesCount1763800320000 } from './1763800320000-add-account-entries-count';
+import { DropEntryMainRate1763800330000 } from './1763800330000-drop-entry-main-rate';
 import { CreateExportsNotificationsPush1763800400000 } from './1763800400000-create-exports-notifications-push';
 
 /** The resource schema, in order. Append new migrations; never edit one that has shipped. */
@@ -18,6 +19,7 @@ export const resourceMigrations: MigrationSet = {
     CreateCurrencyRates1763800300000,
     CreateAccountsAndEntries1763800310000,
     AddAccountEntriesCount1763800320000,
+    DropEntryMainRate1763800330000,
     CreateExportsNotificationsPush1763800400000,
   ],
 };

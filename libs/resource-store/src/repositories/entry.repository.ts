@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-table';
-import { toAmountText, toDateString, toOptionalAmount } from './ledger-values';
+import { toAmountText, toDateString } from './ledger-values';
 
 export interface EntryLocation {
   id?: string;
@@ -23,7 +23,6 @@ export interface Entry extends SyncedRecord {
   currency: string;
   /** Units of the account's currency per unit of the entry's currency, as used on the entry's date. */
   rate: string;
-  mainRate: string | null;
   fixed: boolean;
   accountAmount: string;
   date: string;
@@ -37,8 +36,8 @@ export interface Entry extends SyncedRecord {
 }
 
 /**
- * The writable state of an entry in API shape, stored per revision. `account_amount` and `main_rate` are
- * derived by the use case before each write and kept here only so the write carries them.
+ * The writable state of an entry in API shape, stored per revision. `account_amount` is derived by the use
+ * case before each write and kept here only so the write carries it.
  */
 export interface EntrySnapshot extends Snapshot {
   amount: string;
@@ -54,7 +53,6 @@ export interface EntrySnapshot extends Snapshot {
   transaction?: { id: string };
   extra?: Record<string, unknown>;
   account_amount: string;
-  main_rate?: string;
 }
 
 export const entriesTable = new ResourceTable<Entry>({
@@ -66,7 +64,6 @@ export const entriesTable = new ResourceTable<Entry>({
     'amount',
     'currency',
     'rate',
-    'main_rate',
     'fixed',
     'account_amount',
     'date',
@@ -91,7 +88,6 @@ export const entriesTable = new ResourceTable<Entry>({
     amount: toAmountText(row.amount),
     currency: String(row.currency),
     rate: toAmountText(row.rate),
-    mainRate: toOptionalAmount(row.main_rate),
     fixed: Boolean(row.fixed),
     accountAmount: toAmountText(row.account_amount),
     date: toDateString(row.date),
@@ -116,7 +112,6 @@ export const entriesTable = new ResourceTable<Entry>({
     ...(entry.transactionId ? { transaction: { id: entry.transactionId } } : {}),
     ...(entry.extra ? { extra: entry.extra } : {}),
     account_amount: entry.accountAmount,
-    ...(entry.mainRate ? { main_rate: entry.mainRate } : {}),
   }),
   toColumns: (snapshot: Snapshot) => {
     const entry = snapshot as EntrySnapshot;
@@ -126,7 +121,6 @@ export const entriesTable = new ResourceTable<Entry>({
       amount: entry.amount,
       currency: entry.currency.code,
       rate: entry.currency.rate,
-      main_rate: entry.main_rate ?? null,
       fixed: entry.currency.fixed,
       account_amount: entry.account_amount,
       date: entry.date,

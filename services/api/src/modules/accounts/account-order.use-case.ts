@@ -69,14 +69,13 @@ export async function mergeAccounts(
   sources: string[],
   target: string,
 ): Promise<number> {
-  const mainCurrency = await deps.entries.findMainCurrency(deps.dataSource, userId);
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
     const all = [...new Set([...sources, target])];
     const found = await deps.accounts.lockAccounts(manager, userId, all);
     const missing = all.find((id) => !found.some((account) => account.id === id));
     if (missing) throw notFound('Account', missing);
     const from = sources.filter((id) => id !== target);
-    const writer = new EntryWriter(deps, manager, userId, changeSeq, mainCurrency);
+    const writer = new EntryWriter(deps, manager, userId, changeSeq);
     await writer.loadAccounts(all);
     const entries = await deps.entries.lockEntriesOfAccounts(manager, userId, from);
     for (const entry of entries) {

@@ -89,7 +89,7 @@ export async function deleteAccount(
       });
     }
     const entries = await deps.entries.lockEntriesOfAccounts(manager, userId, [id]);
-    const writer = new EntryWriter(deps, manager, userId, changeSeq, 'EUR');
+    const writer = new EntryWriter(deps, manager, userId, changeSeq);
     await writer.remove(entries);
     await manager.query(
       `UPDATE entries SET transaction_id = NULL, change_seq = $2 WHERE transaction_id = ANY($1::bigint[]) AND NOT deleted`,

@@ -19,9 +19,8 @@ export async function createEntries(
 ): Promise<Entry[]> {
   if (drafts.length > MAX_BATCH)
     throw inputError([{ field: '(body)', error: `must hold at most ${MAX_BATCH} entries` }]);
-  const mainCurrency = await deps.entries.findMainCurrency(deps.dataSource, userId);
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const writer = new EntryWriter(deps, manager, userId, changeSeq, mainCurrency);
+    const writer = new EntryWriter(deps, manager, userId, changeSeq);
     const items = drafts.map((draft, index) => ({ draft, prefix: batch ? `${index}.` : '' }));
     await writer.loadAccounts(
       drafts.flatMap((draft) => [draft.account, ...(draft.transaction ? [draft.transaction.account] : [])]),

@@ -11,7 +11,7 @@ export async function deleteEntry(deps: LedgerDeps, userId: string, id: string):
     const companion = entry.transactionId
       ? await entriesTable.findById(manager, userId, entry.transactionId, { forUpdate: true })
       : undefined;
-    const writer = new EntryWriter(deps, manager, userId, changeSeq, 'EUR');
+    const writer = new EntryWriter(deps, manager, userId, changeSeq);
     await writer.remove(companion ? [entry, companion] : [entry]);
   });
 }

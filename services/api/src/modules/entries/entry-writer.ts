@@ -18,7 +18,6 @@ export class EntryWriter {
     private readonly manager: EntityManager,
     private readonly userId: string,
     private readonly changeSeq: string,
-    private readonly mainCurrency: string,
   ) {}
 
   /** Locks and caches the user's accounts the drafts name; unknown ones become field errors later. */
@@ -82,7 +81,6 @@ export class EntryWriter {
         },
       ]);
     }
-    const mainRate = findCrossRate(this.deps.rates, draft.currency.code, this.mainCurrency, draft.date);
     return {
       amount: formatAmount(amount),
       currency: { code: draft.currency.code, rate: formatAmount(rate), fixed: draft.currency.fixed },
@@ -97,7 +95,6 @@ export class EntryWriter {
       ...(transactionId ? { transaction: { id: transactionId } } : {}),
       ...(draft.extra ? { extra: draft.extra } : {}),
       account_amount: formatAmount(applyRate(amount, rate, account.currency)),
-      ...(mainRate ? { main_rate: formatAmount(mainRate) } : {}),
     };
   }
 

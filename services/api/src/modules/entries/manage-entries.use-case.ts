@@ -61,7 +61,6 @@ export async function manageEntries(
   userId: string,
   request: ManageRequest,
 ): Promise<number> {
-  const mainCurrency = await deps.entries.findMainCurrency(deps.dataSource, userId);
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
     const page = await entriesTable.list(
       manager,
@@ -84,7 +83,7 @@ export async function manageEntries(
     );
     if (page.items.length > MAX_MANAGED)
       throw inputError([{ field: 'with', error: `matches more than ${MAX_MANAGED} entries` }]);
-    const writer = new EntryWriter(deps, manager, userId, changeSeq, mainCurrency);
+    const writer = new EntryWriter(deps, manager, userId, changeSeq);
     const drafts = page.items.map((entry) => {
       const draft = draftOfEntry(entry);
       let tags = request.set?.tags ?? draft.tags;

@@ -19,6 +19,7 @@ export interface UpdateEntryOptions {
 }
 
 /** Fields the server derives: never part of a merge, recomputed on every write. */
+// main_rate: revisions written before it stopped being stored may still carry it.
 const DERIVED = ['account_amount', 'main_rate', 'transaction'];
 const mergeable = (snapshot: Snapshot): Snapshot =>
   Object.fromEntries(Object.entries(snapshot).filter(([key]) => !DERIVED.includes(key)));
@@ -32,7 +33,6 @@ export async function updateEntry(
   userId: string,
   options: UpdateEntryOptions,
 ): Promise<Entry> {
-  const mainCurrency = await deps.entries.findMainCurrency(deps.dataSource, userId);
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
     const current = await entriesTable.findById(manager, userId, options.id, { forUpdate: true });
     if (!current) throw notFound('Entry', options.id);
@@ -50,7 +50,7 @@ export async function updateEntry(
     });
     assertExtraSize(merged.extra);
     const draft = readEntryDraft(dropStaleRate(merged, currentState));
-    const writer = new EntryWriter(deps, manager, userId, changeSeq, mainCurrency);
+    const writer = new EntryWriter(deps, manager, userId, changeSeq);
     const companion = current.transactionId
       ? await entriesTable.findById(manager, userId, current.transactionId, { forUpdate: true })
       : undefined;

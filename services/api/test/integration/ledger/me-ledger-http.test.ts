@@ -154,3 +154,34 @@ describe('the me schema', () => {
     );
   });
 });
+
+describe('main_rate follows the main currency', () => {
+  it('when the main currency changes, then entries show the rate to the new one on their dates', async () => {
+    const user = await createTestUser(api.deps);
+    const category = await createCategory(api.app, user, { name: 'Any', type: 'expense' });
+    const account = await postAccount(api.app, user, { name: 'Cash', currency: { code: 'EUR' } });
+    const created = await request(api.app)
+      .post('/entries')
+      .set('Authorization', user.auth)
+      .send({ amount: -5, currency: { code: 'EUR' }, date: '2025-05-09', account, category })
+      .expect(201);
+    const path = new URL(created.headers.location).pathname;
+    expect(
+      (await request(api.app).get(path).set('Authorization', user.auth).expect(200)).body.currency.main_rate,
+    ).toBe(1);
+    const me = (await request(api.app).get('/me').set('Authorization', user.auth)).body;
+    await request(api.app)
+      .put('/me')
+      .set('Authorization', user.auth)
+      .send({ ...me, currency: { main: 'USD' } })
+      .expect(200);
+    expect(
+      (await request(api.app).get(path).set('Authorization', user.auth).expect(200)).body.currency,
+    ).toEqual({
+      code: 'EUR',
+      rate: 1,
+      main_rate: 1.1252,
+      fixed: false,
+    });
+  });
+});
