@@ -1,38 +1,29 @@
 import { uniqueEmail } from '@pfs/testing';
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { generateTotpCode } from '../../src/security/totp';
 import { approveInBrowser, inputValue, signedInAgent } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import {
+  createTestClient,
+  createTestUser,
+  isolatedRedisPrefix,
+  useAuthTestApp,
+} from '../support/auth-test-app';
 
 /**
  * Issue 3 "brute-force limits on sign-in, two-factor and the token endpoint (per account and per IP),
  * 429 + Retry-After", including attempts sent all at once: a limit that only reads its counter before
  * the (slow) check lets a burst through.
  */
-/** Its own key prefix: the per-IP counters (every test request comes from loopback) start at zero. */
-const startIsolatedApp = (env: Record<string, string>) =>
-  startAuthTestApp({
-    REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? ''}limits-${randomBytes(4).toString('hex')}:`,
-    ...env,
-  });
-
 describe('brute-force limits', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp({
+    REDIS_KEY_PREFIX: isolatedRedisPrefix('limits'),
+    AUTH_SIGNIN_MAX_FAILURES_PER_ACCOUNT: '3',
+    AUTH_SIGNIN_MAX_FAILURES_PER_IP: '40',
+    AUTH_OTP_MAX_FAILURES: '3',
+  });
   const password = 'correct horse battery';
   const statuses = (answers: Array<{ status: number }>) => answers.map((answer) => answer.status);
   const count = (list: number[], status: number) => list.filter((value) => value === status).length;
-
-  beforeAll(async () => {
-    auth = await startIsolatedApp({
-      AUTH_SIGNIN_MAX_FAILURES_PER_ACCOUNT: '3',
-      AUTH_SIGNIN_MAX_FAILURES_PER_IP: '40',
-      AUTH_OTP_MAX_FAILURES: '3',
-    });
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   async function passwordStep(email: string) {
     const agent = request.agent(auth.app);
@@ -136,15 +127,11 @@ describe('brute-force limits', () => {
 });
 
 describe('sign-up limit per IP', () => {
-  let auth: AuthTestApp;
+  const auth = useAuthTestApp({
+    REDIS_KEY_PREFIX: isolatedRedisPrefix('signup'),
+    AUTH_SIGNIN_MAX_FAILURES_PER_IP: '3',
+  });
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startIsolatedApp({ AUTH_SIGNIN_MAX_FAILURES_PER_IP: '3' });
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   it('when one IP signs up more than the limit allows, then 429 with Retry-After and no account is created', async () => {
     const agent = request.agent(auth.app);

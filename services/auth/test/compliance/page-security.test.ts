@@ -1,14 +1,17 @@
 import { uniqueEmail } from '@pfs/testing';
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { inputValue, signedInAgent } from '../support/browser-flow';
-import { createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
+import {
+  createTestClient,
+  createTestUser,
+  isolatedRedisPrefix,
+  useAuthTestApp,
+} from '../support/auth-test-app';
 
 /** Issue 3 "pages … CSRF-protected" and the security of a top authorization server's pages. */
 describe('security of the pages', () => {
   const auth = useAuthTestApp({
-    // Its own key prefix, so the per-IP sign-in counter (all tests come from loopback) starts at zero.
-    REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? ''}pages-${randomBytes(4).toString('hex')}:`,
+    REDIS_KEY_PREFIX: isolatedRedisPrefix('pages'),
     AUTH_SIGNIN_MAX_FAILURES_PER_IP: '4',
   });
   const password = 'correct horse battery';

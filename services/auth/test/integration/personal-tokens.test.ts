@@ -1,30 +1,16 @@
 import { accessTokenKey, hashToken, personalTokenUsedKey } from '@pfs/contracts';
-import { testLogger, uniqueEmail } from '@pfs/testing';
-import type { Express } from 'express';
+import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
-import { buildApiApp } from '../../../api/src/app';
-import { loadApiConfig } from '../../../api/src/config';
-import { ApiDependencies, createApiDependencies } from '../../../api/src/dependencies';
 import { restoreIntrospectionRecords } from '../../src/use-cases/restore-introspection.use-case';
 import { inputValue, obtainTokens, signedInAgent } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
+import { useResourceApi } from '../support/resource-api';
 
 /** Spec "Authentication" 2 (long-lived tokens from account settings); toshl-api-facts §0b (Basic and Bearer). */
 describe('personal tokens', () => {
-  let auth: AuthTestApp;
-  let apiDeps: ApiDependencies;
-  let api: Express;
+  const auth = useAuthTestApp();
+  const api = useResourceApi();
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-    apiDeps = await createApiDependencies(loadApiConfig(process.env), testLogger());
-    api = buildApiApp(apiDeps);
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-    await apiDeps.close();
-  });
 
   async function createToken(name: string) {
     const email = uniqueEmail('pat');
@@ -49,9 +35,9 @@ describe('personal tokens', () => {
     );
     expect(stored).toEqual([{ token_hash: hashToken(token), name: 'Spreadsheet sync' }]);
 
-    const basic = await request(api).get('/me').auth(token, '').expect(200);
+    const basic = await request(api.app).get('/me').auth(token, '').expect(200);
     expect(basic.body.email).toBe(email);
-    const bearer = await request(api).get('/me').set('Authorization', `Bearer ${token}`).expect(200);
+    const bearer = await request(api.app).get('/me').set('Authorization', `Bearer ${token}`).expect(200);
     expect(bearer.body.email).toBe(email);
 
     const later = await agent.get('/account').expect(200);
@@ -64,7 +50,7 @@ describe('personal tokens', () => {
     const before = await agent.get('/account').expect(200);
     expect(before.text).toMatch(/<td>Phone<\/td>\s*<td>[^<]+<\/td>\s*<td>never<\/td>/);
     const usedAt = Date.now();
-    await request(api).get('/me').auth(token, '').expect(200);
+    await request(api.app).get('/me').auth(token, '').expect(200);
     // The API records the use fire-and-forget; give its Redis write a moment.
     const [row] = await auth.deps.dataSource.query(`SELECT id FROM oauth_tokens WHERE token_hash = $1`, [
       hashToken(token),
@@ -88,7 +74,7 @@ describe('personal tokens', () => {
       .type('form')
       .send({ csrf_token: inputValue(account.text, 'csrf_token') })
       .expect(303);
-    await request(api).get('/me').auth(token, '').expect(401);
+    await request(api.app).get('/me').auth(token, '').expect(401);
     const after = await agent.get('/account').expect(200);
     expect(after.text).not.toContain('Old laptop');
   });
@@ -106,7 +92,7 @@ describe('personal tokens', () => {
       .send({ csrf_token: inputValue(account.text, 'csrf_token') })
       .expect(400);
     expect(answer.text).toContain('not found');
-    await request(api).get('/me').auth(victim.token, '').expect(200);
+    await request(api.app).get('/me').auth(victim.token, '').expect(200);
   });
 
   it('when the name is empty, then the page says the name is required', async () => {
@@ -140,11 +126,11 @@ describe('personal tokens', () => {
     for (const token of [live.token, gone.token, oauth.access_token]) {
       await auth.deps.redis.del(accessTokenKey(hashToken(token)));
     }
-    await request(api).get('/me').auth(live.token, '').expect(401);
+    await request(api.app).get('/me').auth(live.token, '').expect(401);
     expect(await restoreIntrospectionRecords(auth.deps)).toBeGreaterThanOrEqual(2);
-    await request(api).get('/me').auth(live.token, '').expect(200);
-    await request(api).get('/me').set('Authorization', `Bearer ${oauth.access_token}`).expect(200);
-    await request(api).get('/me').auth(gone.token, '').expect(401);
+    await request(api.app).get('/me').auth(live.token, '').expect(200);
+    await request(api.app).get('/me').set('Authorization', `Bearer ${oauth.access_token}`).expect(200);
+    await request(api.app).get('/me').auth(gone.token, '').expect(401);
     const ttl = await auth.deps.redis.ttl(accessTokenKey(hashToken(oauth.access_token)));
     expect(ttl).toBeGreaterThan(3500);
     expect(ttl).toBeLessThanOrEqual(3600);

@@ -1,36 +1,22 @@
 import { accessTokenKey, hashToken } from '@pfs/contracts';
-import { testLogger, uniqueEmail } from '@pfs/testing';
-import type { Express } from 'express';
+import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
-import { buildApiApp } from '../../../api/src/app';
-import { loadApiConfig } from '../../../api/src/config';
-import { ApiDependencies, createApiDependencies } from '../../../api/src/dependencies';
 import { inputValue, obtainTokens, signedInAgent } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
+import { useResourceApi } from '../support/resource-api';
 
 /** Spec "Revoking" and "a user can revoke application access at any time"; RFC 7009. */
 describe('revoking access, seen by the resource API', () => {
-  let auth: AuthTestApp;
-  let apiDeps: ApiDependencies;
-  let api: Express;
+  const auth = useAuthTestApp();
+  const api = useResourceApi();
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    auth = await startAuthTestApp();
-    apiDeps = await createApiDependencies(loadApiConfig(process.env), testLogger());
-    api = buildApiApp(apiDeps);
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-    await apiDeps.close();
-  });
 
   async function connectedApp() {
     const email = uniqueEmail('revoke');
     await createTestUser(auth.deps, email, password);
     const client = await createTestClient(auth.deps, { name: 'Pocket Ledger', scope: 'user:r' });
     const tokens = await obtainTokens(auth.app, client, { email, password });
-    await request(api).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(200);
+    await request(api.app).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(200);
     const refresh = () =>
       request(auth.app)
         .post('/oauth2/token')
@@ -49,7 +35,7 @@ describe('revoking access, seen by the resource API', () => {
       .send({ refresh_token: tokens.refresh_token })
       .expect(204);
     expect(answer.text).toBe('');
-    await request(api).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
+    await request(api.app).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
     expect((await refresh().expect(400)).body.error).toBe('invalid_grant');
     const rows = await auth.deps.dataSource.query(
       `SELECT count(*)::int AS live FROM oauth_tokens WHERE grant_id =
@@ -68,7 +54,7 @@ describe('revoking access, seen by the resource API', () => {
       .send({})
       .expect(400);
     expect(answer.body.error).toBe('invalid_request');
-    await request(api).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(200);
+    await request(api.app).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(200);
   });
 
   it('when the refresh_token belongs to another grant, then 400 invalid_grant and neither grant is touched', async () => {
@@ -81,7 +67,10 @@ describe('revoking access, seen by the resource API', () => {
       .send({ refresh_token: theirs.tokens.refresh_token })
       .expect(400);
     expect(answer.body.error).toBe('invalid_grant');
-    await request(api).get('/me').set('Authorization', `Bearer ${theirs.tokens.access_token}`).expect(200);
+    await request(api.app)
+      .get('/me')
+      .set('Authorization', `Bearer ${theirs.tokens.access_token}`)
+      .expect(200);
   });
 
   it('when the Bearer token is unknown, then 401 invalid_token with a challenge', async () => {
@@ -103,7 +92,7 @@ describe('revoking access, seen by the resource API', () => {
       .type('form')
       .send({ token: tokens.refresh_token })
       .expect(204);
-    await request(api).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
+    await request(api.app).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
     expect((await refresh().expect(400)).body.error).toBe('invalid_grant');
   });
 
@@ -113,7 +102,7 @@ describe('revoking access, seen by the resource API', () => {
       .delete(`/oauth2/revoke?token=${tokens.access_token}`)
       .auth(client.client_id, 'wrong-secret')
       .expect(401);
-    await request(api).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(200);
+    await request(api.app).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(200);
   });
 
   it("when another client DELETEs this client's token, then 204 but nothing is revoked (RFC 7009 §2.1)", async () => {
@@ -125,7 +114,7 @@ describe('revoking access, seen by the resource API', () => {
       .type('form')
       .send({ token: tokens.access_token })
       .expect(204);
-    await request(api).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(200);
+    await request(api.app).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(200);
   });
 
   it('when the user revokes the app in account settings, then its refresh gives invalid_grant and its token 401 at the API', async () => {
@@ -139,7 +128,7 @@ describe('revoking access, seen by the resource API', () => {
       .type('form')
       .send({ csrf_token: inputValue(account.text, 'csrf_token') })
       .expect(303);
-    await request(api).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
+    await request(api.app).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
     expect((await refresh().expect(400)).body.error).toBe('invalid_grant');
     expect(await auth.deps.redis.get(accessTokenKey(hashToken(tokens.access_token)))).toBeNull();
     const after = await agent.get('/account').expect(200);
@@ -155,7 +144,7 @@ describe('revoking access, seen by the resource API', () => {
       .send({ refresh_token: tokens.refresh_token })
       .expect(204);
     const again = await obtainTokens(auth.app, client, { email, password });
-    await request(api).get('/me').set('Authorization', `Bearer ${again.access_token}`).expect(200);
-    await request(api).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
+    await request(api.app).get('/me').set('Authorization', `Bearer ${again.access_token}`).expect(200);
+    await request(api.app).get('/me').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
   });
 });

@@ -2,25 +2,18 @@ import { createLogger } from '@pfs/logger';
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { obtainTokens } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, createTestUser, startAuthTestApp } from '../support/auth-test-app';
+import { createTestClient, createTestUser, useAuthTestApp } from '../support/auth-test-app';
 
 /** Common brief "no secret in logs": every request line is logged, with its URL. */
 describe('secrets and the request log', () => {
-  let auth: AuthTestApp;
   const lines: string[] = [];
+  const logger = createLogger({
+    name: 'auth',
+    level: 'info',
+    destination: { write: (line) => lines.push(line) },
+  });
+  const auth = useAuthTestApp({}, logger);
   const password = 'correct horse battery';
-
-  beforeAll(async () => {
-    const logger = createLogger({
-      name: 'auth',
-      level: 'info',
-      destination: { write: (line) => lines.push(line) },
-    });
-    auth = await startAuthTestApp({}, logger);
-  });
-  afterAll(async () => {
-    await auth.deps.close();
-  });
 
   it('when an older client revokes with the token in the query string, then the grant ends and the token is not in the log', async () => {
     const email = uniqueEmail('log');

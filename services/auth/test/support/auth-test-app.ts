@@ -1,6 +1,7 @@
 import type { Logger } from '@pfs/logger';
 import { testLogger } from '@pfs/testing';
 import type { Express } from 'express';
+import { randomBytes } from 'node:crypto';
 import { buildAuthApp } from '../../src/app';
 import { loadAuthConfig } from '../../src/config';
 import { AuthDependencies, createAuthDependencies } from '../../src/dependencies';
@@ -45,6 +46,14 @@ export function useAuthTestApp(env: Record<string, string> = {}, logger?: Logger
       return current().app;
     },
   };
+}
+
+/**
+ * A Redis key prefix of its own, for a test file whose counters must start at zero: every test request
+ * comes from loopback, so per-IP counters are otherwise shared by all the files of a run.
+ */
+export function isolatedRedisPrefix(label: string): string {
+  return `${process.env.REDIS_KEY_PREFIX ?? ''}${label}-${randomBytes(4).toString('hex')}:`;
 }
 
 export async function createTestUser(
