@@ -24,6 +24,7 @@ export type {
   SyncedRecord,
   TotalCountCache,
 } from './sync/resource-table';
+export { currentApp, runAsApp } from './sync/app-context';
 export { SqlParams } from './sync/sql-params';
 export type { SqlFilter, SqlParam } from './sync/sql-params';
 export { CategoryRepository, CATEGORY_COUNT_KEYS, categoriesTable } from './repositories/category.repository';

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { currentApp, extraForCurrentApp, insertExtraSql, updateExtraSql } from './app-context';
 import { withUserChange } from './change-sequence';
 import { listPage } from './list-page';
 import { SqlFilter, SqlParams } from './sql-params';
@@ -39,6 +40,10 @@ export class ResourceTable<T extends SyncedRecord> {
     ].join(', ');
   }
 
+  /** Every row read goes through here: `extra` is narrowed to the requesting application's. */
+  private readonly read = (row: RawRow): T =>
+    this.options.toRecord('extra' in row ? { ...row, extra: extraForCurrentApp(row.extra) } : row);
+
   /** Maps the common columns; resource repositories spread this into their records. */
   static commonFields(row: RawRow): SyncedRecord {
     return {
@@ -64,7 +69,7 @@ export class ResourceTable<T extends SyncedRecord> {
     return listPage(source, {
       table: this.options.table,
       selectList: this.selectList,
-      toRecord: this.options.toRecord,
+      toRecord: this.read,
       userId,
       request,
       filters,
@@ -83,7 +88,7 @@ export class ResourceTable<T extends SyncedRecord> {
        ${options.includeDeleted ? '' : 'AND NOT t.deleted'} ${options.forUpdate ? 'FOR UPDATE' : ''}`,
       [userId, id],
     );
-    return rows[0] ? this.options.toRecord(rows[0]) : undefined;
+    return rows[0] ? this.read(rows[0]) : undefined;
   }
 
   /** The live objects among `ids` that belong to the user (others are silently absent). */
@@ -95,7 +100,7 @@ export class ResourceTable<T extends SyncedRecord> {
        WHERE t.user_id = $1 AND t.id = ANY($2::bigint[]) AND NOT t.deleted`,
       [userId, valid],
     );
-    return rows.map((row) => this.options.toRecord(row));
+    return rows.map((row) => this.read(row));
   }
 
   /** Inserts inside a change transaction (see withUserChange) and records the first revision. */
@@ -103,14 +108,19 @@ export class ResourceTable<T extends SyncedRecord> {
     const columns = this.options.toColumns(snapshot);
     const params = new SqlParams();
     const names = Object.keys(columns);
-    const values = names.map((name) => params.add(columns[name]));
+    const app = currentApp();
+    const values = names.map((name) =>
+      name === 'extra' && app !== undefined
+        ? insertExtraSql(params.add(columns[name]), params.add(app))
+        : params.add(columns[name]),
+    );
     const rows: RawRow[] = await manager.query(
       `INSERT INTO ${this.options.table} AS t (user_id, change_seq, modified_at${names.map((n) => `, ${n}`).join('')})
        VALUES (${params.add(userId)}, ${params.add(changeSeq)}, date_trunc('milliseconds', clock_timestamp())${values.map((v) => `, ${v}`).join('')})
        RETURNING ${this.selectList}`,
       params.values,
     );
-    const record = this.options.toRecord(rows[0]);
+    const record = this.read(rows[0]);
     await this.recordRevision(manager, userId, record);
     return record;
   }
@@ -128,7 +138,12 @@ export class ResourceTable<T extends SyncedRecord> {
   ): Promise<T | undefined> {
     const columns = this.options.toColumns(snapshot);
     const params = new SqlParams();
-    const sets = Object.keys(columns).map((name) => `${name} = ${params.add(columns[name])}`);
+    const app = currentApp();
+    const sets = Object.keys(columns).map((name) =>
+      name === 'extra' && app !== undefined
+        ? `extra = ${updateExtraSql(params.add(columns[name]), params.add(app))}`
+        : `${name} = ${params.add(columns[name])}`,
+    );
     const rows: RawRow[] = await manager.query(
       `UPDATE ${this.options.table} t SET ${[...sets, `change_seq = ${params.add(changeSeq)}`].join(', ')},
          modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
@@ -139,7 +154,7 @@ export class ResourceTable<T extends SyncedRecord> {
     // TypeORM answers an UPDATE with [rows, rowCount], not rows.
     const updated = returnedRows(rows);
     if (!updated[0]) return undefined;
-    const record = this.options.toRecord(updated[0]);
+    const record = this.read(updated[0]);
     await this.recordRevision(manager, userId, record);
     return record;
   }
@@ -205,7 +220,7 @@ export class ResourceTable<T extends SyncedRecord> {
       `SELECT ${this.selectList} FROM ${this.options.table} t WHERE t.user_id = $1 AND t.id = ANY($2::bigint[])`,
       [userId, ids],
     );
-    for (const row of rows) await this.recordRevision(manager, userId, this.options.toRecord(row));
+    for (const row of rows) await this.recordRevision(manager, userId, this.read(row));
   }
 
   private async recordRevision(manager: EntityManager, userId: string, record: T): Promise<void> {

@@ -1,6 +1,7 @@
 import { AppError } from '@pfs/errors';
 import type { RequestGate } from '@pfs/resource-api';
 import { parseScope } from '@pfs/contracts';
+import { runAsApp } from '@pfs/resource-store';
 import type { NextFunction, Request, Response } from 'express';
 
 const CHALLENGE = 'Bearer realm="pfs"';
@@ -66,6 +67,7 @@ export function authenticate(gate: RequestGate, onPersonalTokenUse?: (tokenId: s
         gate.refund(result.bucketKey).catch(() => undefined);
       };
     }
-    next();
+    // `extra` is private to the user and the application: repositories read the application from here.
+    runAsApp(record.client_id ?? 'personal', () => next());
   };
 }

@@ -4,6 +4,7 @@ import {
   createCategory,
   createTag,
   createTestUser,
+  issueToken,
   startApiTestApp,
   TestUser,
 } from '../../support/api-test-app';
@@ -197,5 +198,26 @@ describe('writes: create, update, conflicts, delete (categories and tags)', () =
       .expect(400);
     expect(tag.body.fields).toEqual([{ field: 'category', error: expect.any(String) }]);
     expect((await get(`/categories/${id}`, other)).body.name).toBe('Secret');
+  });
+
+  it('when two applications of one user store extra, then each sees and changes only its own', async () => {
+    const appB = await issueToken(t.deps, user.userId, 'categories:rw', { client_id: 'app-b' });
+    const id = await createCategory(t.app, user, { name: 'Shared', type: 'expense', extra: { a: 1 } });
+    const seenByB = (await get(`/categories/${id}`, { ...user, ...appB })).body;
+    expect(seenByB).not.toHaveProperty('extra');
+    const written = await put(
+      `/categories/${id}`,
+      { ...seenByB, extra: { b: 2 } },
+      { ...user, ...appB },
+    ).expect(200);
+    expect(written.body.extra).toEqual({ b: 2 });
+    const seenByA = (await get(`/categories/${id}`)).body;
+    expect(seenByA.extra).toEqual({ a: 1 });
+    await put(`/categories/${id}`, { ...seenByA, name: 'Renamed', extra: undefined }).expect(200);
+    expect((await get(`/categories/${id}`)).body).not.toHaveProperty('extra');
+    expect((await get(`/categories/${id}`, { ...user, ...appB })).body).toMatchObject({
+      name: 'Renamed',
+      extra: { b: 2 },
+    });
   });
 });
