@@ -1,6 +1,7 @@
 import type { ConnectedApp } from '../repositories/grant.repository';
 import type { TwoFactorSetup, TwoFactorStatus } from '../use-cases/manage-two-factor.use-case';
 import type { PersonalTokenSummary } from '../use-cases/personal-tokens.use-case';
+import { csrfField, errorAlert } from './fields';
 import { html, RawHtml } from './html';
 import { renderPage } from './layout';
 
@@ -10,7 +11,7 @@ const when = (date: Date | null) =>
 /** A one-button form posting to `action` with the CSRF token. */
 function postButton(action: string, csrfToken: string, label: string, accessibleName: string) {
   return html`<form method="post" action="${action}" class="inline">
-    <input type="hidden" name="csrf_token" value="${csrfToken}" />
+    ${csrfField(csrfToken)}
     <button type="submit" class="secondary" aria-label="${accessibleName}">${label}</button>
   </form>`;
 }
@@ -33,7 +34,7 @@ function twoFactorSection(csrfToken: string, status: TwoFactorStatus) {
       Two-factor authentication is <strong>on</strong>. Recovery codes left: ${status.recoveryCodesLeft}.
     </p>
     <form method="post" action="/account/two-factor/disable">
-      <input type="hidden" name="csrf_token" value="${csrfToken}" />
+      ${csrfField(csrfToken)}
       <label for="disable_password">Password (to turn two-factor off)</label>
       <input id="disable_password" name="password" type="password" autocomplete="current-password" required />
       <button type="submit" class="secondary">Turn off two-factor</button>
@@ -70,7 +71,7 @@ function tokensSection(csrfToken: string, tokens: PersonalTokenSummary[]) {
         : html`<p>No personal tokens.</p>`
     }
     <form method="post" action="/account/tokens">
-      <input type="hidden" name="csrf_token" value="${csrfToken}" />
+      ${csrfField(csrfToken)}
       <label for="token_name">New token name</label>
       <input id="token_name" name="name" type="text" maxlength="100" required />
       <button type="submit">Create token</button>
@@ -119,7 +120,7 @@ export function accountPage(options: {
     html`${accountNav(options.csrfToken, options.email)}
       <h1>Account settings</h1>
       ${options.notice ? html`<div class="notice" role="status">${options.notice}</div>` : ''}
-      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+      ${errorAlert(options.error)}
       <section aria-labelledby="two-factor-heading">
         <h2 id="two-factor-heading">Two-factor authentication</h2>
         ${twoFactorSection(options.csrfToken, options.twoFactor)}
@@ -147,12 +148,12 @@ export function twoFactorSetupPage(options: {
     'Set up two-factor',
     html`${accountNav(options.csrfToken, options.email)}
       <h1>Set up two-factor authentication</h1>
-      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+      ${errorAlert(options.error)}
       <p>Scan this QR code with your authenticator app, or type the secret in by hand.</p>
       <img src="${options.setup.qrCode}" alt="QR code of your two-factor secret" width="200" height="200" />
       <p>Secret: <code class="secret" id="otp-secret">${options.setup.secret}</code></p>
       <form method="post" action="/account/two-factor/enable">
-        <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
+        ${csrfField(options.csrfToken)}
         <label for="code">Code from the app</label>
         <input
           id="code"

@@ -2,6 +2,7 @@ import { ALL_SCOPES, parseScope, SCOPE_DESCRIPTIONS } from '@pfs/contracts';
 import type { OAuthClientRecord } from '../repositories/client.repository';
 import type { CreatedClient } from '../use-cases/create-client.use-case';
 import { accountNav } from './account.pages';
+import { csrfField, errorAlert } from './fields';
 import { html } from './html';
 import { renderPage } from './layout';
 
@@ -74,12 +75,11 @@ export function developerPage(options: {
             </div>`
           : ''
       }
-      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
-      ${appsTable(options.apps)}
+      ${errorAlert(options.error)} ${appsTable(options.apps)}
       <section aria-labelledby="register-heading">
         <h2 id="register-heading">Register an application</h2>
         <form method="post" action="/developer/apps">
-          <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
+          ${csrfField(options.csrfToken)}
           <label for="app_name">Name</label>
           <input
             id="app_name"

@@ -1,5 +1,6 @@
 import { SCOPE_DESCRIPTIONS } from '@pfs/contracts';
 import { html } from './html';
+import { accountFields, csrfField, errorAlert } from './fields';
 import { renderPage } from './layout';
 
 export function signInPage(options: {
@@ -11,19 +12,9 @@ export function signInPage(options: {
   return renderPage(
     'Sign in',
     html`<h1>Sign in to PFS</h1>
-      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+      ${errorAlert(options.error)}
       <form method="post" action="/login">
-        <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
-        <input type="hidden" name="return_to" value="${options.returnTo}" />
-        <label for="email">Email</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autocomplete="username"
-          required
-          value="${options.email ?? ''}"
-        />
+        ${accountFields(options)}
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <button type="submit">Sign in</button>
@@ -54,8 +45,7 @@ export function consentPage(options: {
       </ul>
       <p>You will then return to <strong>${options.redirectHost}</strong>.</p>
       <form method="post" action="/oauth2/authorize">
-        <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
-        ${hidden}
+        ${csrfField(options.csrfToken)} ${hidden}
         <button type="submit" name="decision" value="allow">Allow</button>
         <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
       </form>`,
@@ -90,17 +80,7 @@ export function signUpPage(options: {
           : ''
       }
       <form method="post" action="/signup">
-        <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
-        <input type="hidden" name="return_to" value="${options.returnTo}" />
-        <label for="email">Email</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autocomplete="username"
-          required
-          value="${options.email ?? ''}"
-        />
+        ${accountFields(options)}
         <label for="first_name">First name (optional)</label>
         <input
           id="first_name"
@@ -130,9 +110,9 @@ export function signInSecondFactorPage(options: { csrfToken: string; error?: str
   return renderPage(
     'Two-factor code',
     html`<h1>Enter your two-factor code</h1>
-      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+      ${errorAlert(options.error)}
       <form method="post" action="/login/two-factor">
-        <input type="hidden" name="csrf_token" value="${options.csrfToken}" />
+        ${csrfField(options.csrfToken)}
         <label for="code">Code from your authenticator app, or a recovery code</label>
         <input id="code" name="code" type="text" autocomplete="one-time-code" required />
         <button type="submit">Continue</button>

@@ -1,0 +1,24 @@
+import { html, RawHtml } from './html';
+
+/** The hidden field every page form carries (double-submit CSRF, see csrf.ts). */
+export const csrfField = (csrfToken: string): RawHtml =>
+  html`<input type="hidden" name="csrf_token" value="${csrfToken}" />`;
+
+/** A form's problem, announced to screen readers; nothing when there is none. */
+export const errorAlert = (error: string | undefined): RawHtml | string =>
+  error ? html`<p class="error" role="alert">${error}</p>` : '';
+
+/** The start of the sign-in and sign-up forms: CSRF, where to go afterwards, and the email. */
+export function accountFields(options: { csrfToken: string; returnTo: string; email?: string }): RawHtml {
+  return html`${csrfField(options.csrfToken)}
+    <input type="hidden" name="return_to" value="${options.returnTo}" />
+    <label for="email">Email</label>
+    <input
+      id="email"
+      name="email"
+      type="email"
+      autocomplete="username"
+      required
+      value="${options.email ?? ''}"
+    />`;
+}
