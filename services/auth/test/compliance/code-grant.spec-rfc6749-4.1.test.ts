@@ -30,6 +30,21 @@ describe('authorization code grant', () => {
     return location.searchParams.get('code')!;
   }
 
+  async function pkceCodeFor(client: { client_id: string }) {
+    const pkce = pkcePair();
+    const query = { code_challenge: pkce.challenge, code_challenge_method: 'S256' };
+    return { pkce, code: await codeFor(auth, client, query) };
+  }
+
+  /** PKCE instead of the secret (RFC 7636): the client names itself in the body only. */
+  const exchangeWithoutSecret = (client: { client_id: string }, code: string, verifier: string) =>
+    request(auth.app).post('/oauth2/token').type('form').send({
+      grant_type: 'authorization_code',
+      client_id: client.client_id,
+      code,
+      code_verifier: verifier,
+    });
+
   const refresh = (client: { client_id: string; client_secret: string }, refreshToken: string) =>
     request(auth.app)
       .post('/oauth2/token')
@@ -123,50 +138,20 @@ describe('authorization code grant', () => {
 
   it('when an implicit-capable client uses the code flow with PKCE, then tokens', async () => {
     const client = await createTestClient(auth.deps, { implicit: true });
-    const pkce = pkcePair();
-    const code = await codeFor(auth, client, {
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    });
+    const { code, pkce } = await pkceCodeFor(client);
     await exchangeCode(auth.app, client, { code, code_verifier: pkce.verifier }).expect(200);
   });
 
   it('when a public client exchanges a code with PKCE and no secret, then tokens', async () => {
     const client = await createTestClient(auth.deps, { implicit: true });
-    const pkce = pkcePair();
-    const code = await codeFor(auth, client, {
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    });
-    await request(auth.app)
-      .post('/oauth2/token')
-      .type('form')
-      .send({
-        grant_type: 'authorization_code',
-        client_id: client.client_id,
-        code,
-        code_verifier: pkce.verifier,
-      })
-      .expect(200);
+    const { code, pkce } = await pkceCodeFor(client);
+    await exchangeWithoutSecret(client, code, pkce.verifier).expect(200);
   });
 
   it('when a confidential client leaves out its secret, even with PKCE, then 401 invalid_client', async () => {
     const client = await createTestClient(auth.deps);
-    const pkce = pkcePair();
-    const code = await codeFor(auth, client, {
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    });
-    const answer = await request(auth.app)
-      .post('/oauth2/token')
-      .type('form')
-      .send({
-        grant_type: 'authorization_code',
-        client_id: client.client_id,
-        code,
-        code_verifier: pkce.verifier,
-      })
-      .expect(401);
+    const { code, pkce } = await pkceCodeFor(client);
+    const answer = await exchangeWithoutSecret(client, code, pkce.verifier).expect(401);
     expect(answer.body.error).toBe('invalid_client');
     expect(answer.headers['www-authenticate']).toMatch(/^Basic/);
   });
