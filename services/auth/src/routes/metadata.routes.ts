@@ -13,7 +13,8 @@ export function metadataRoutes(authUrl: string): Router {
     response_types_supported: ['code', 'token'],
     response_modes_supported: ['query', 'fragment'],
     grant_types_supported: ['authorization_code', 'implicit', 'refresh_token'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic'],
+    // Basic is the spec's way; body credentials are accepted too, and public clients use PKCE alone (none).
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic'],
     code_challenge_methods_supported: ['S256'],
   };

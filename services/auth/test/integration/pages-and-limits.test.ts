@@ -111,7 +111,7 @@ describe('sign-up, settings pages, developer page and sign-in limits', () => {
     expect(answer.text).toContain('scope must name at least one scope');
   });
 
-  it('when a client reads the RFC 8414 metadata, then it names our endpoints, grants and S256', async () => {
+  it('when a client reads the RFC 8414 metadata, then it names our endpoints, grants, S256 and every client authentication the token endpoint accepts', async () => {
     const answer = await request(auth.app).get('/.well-known/oauth-authorization-server').expect(200);
     const url = auth.deps.config.AUTH_URL;
     expect(answer.body).toMatchObject({
@@ -121,7 +121,7 @@ describe('sign-up, settings pages, developer page and sign-in limits', () => {
       revocation_endpoint: `${url}/oauth2/revoke`,
       response_types_supported: ['code', 'token'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     });
     expect(answer.body.scopes_supported).toContain('entries:rw');
   });
