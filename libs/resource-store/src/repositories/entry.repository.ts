@@ -211,6 +211,57 @@ export class EntryRepository {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * Soft-deletes every live entry of an account in one statement (an account may hold a million) and turns
+   * their transfer companions elsewhere into plain entries. Returns how many entries were deleted. Deleted
+   * rows need no revision: they can no longer be written.
+   */
+  async deleteEntriesOfAccount(
+    manager: EntityManager,
+    userId: string,
+    accountId: string,
+    changeSeq: string,
+  ): Promise<number> {
+    const deleted = await manager.query(
+      `UPDATE entries SET deleted = true, change_seq = $3,
+         modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), modified_at + interval '1 millisecond')
+       WHERE user_id = $1 AND account_id = $2 AND NOT deleted RETURNING id`,
+      [userId, accountId, changeSeq],
+    );
+    const count = (Array.isArray(deleted[0]) ? deleted[0] : deleted).length;
+    await manager.query(
+      `UPDATE entries c SET transaction_id = NULL, change_seq = $3
+       FROM entries d
+       WHERE d.user_id = $1 AND d.account_id = $2 AND c.id = d.transaction_id AND c.account_id <> $2 AND NOT c.deleted`,
+      [userId, accountId, changeSeq],
+    );
+    await manager.query(
+      `UPDATE accounts SET entries_total = 0, entries_count = 0, change_seq = $2 WHERE id = $1`,
+      [accountId, changeSeq],
+    );
+    return count;
+  }
+
+  /**
+   * Moves every live entry of `fromIds` to `toId` in one statement, for accounts of one currency (each
+   * entry's rate stays right, so its amount in the account does too), and records the new revisions.
+   * Returns how many moved; the caller recomputes the accounts' totals.
+   */
+  async moveEntriesOfAccounts(
+    manager: EntityManager,
+    options: { userId: string; fromIds: string[]; toId: string; changeSeq: string },
+  ): Promise<number> {
+    const moved = await manager.query(
+      `UPDATE entries SET account_id = $3, change_seq = $4,
+         modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), modified_at + interval '1 millisecond')
+       WHERE user_id = $1 AND account_id = ANY($2::bigint[]) AND NOT deleted RETURNING id::text AS id`,
+      [options.userId, options.fromIds, options.toId, options.changeSeq],
+    );
+    const ids: string[] = (Array.isArray(moved[0]) ? moved[0] : moved).map((row: { id: string }) => row.id);
+    await this.table.recordRevisions(manager, options.userId, ids);
+    return ids.length;
+  }
+
   /** Live entries of one account (for deleting or merging it), locked. */
   async lockEntriesOfAccounts(
     manager: EntityManager,

@@ -75,21 +75,52 @@ export async function mergeAccounts(
     const missing = all.find((id) => !found.some((account) => account.id === id));
     if (missing) throw notFound('Account', missing);
     const from = sources.filter((id) => id !== target);
-    const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    await writer.loadAccounts(all);
-    const entries = await deps.entries.lockEntriesOfAccounts(manager, userId, from);
-    for (const entry of entries) {
-      const draft = draftOfEntry(entry);
-      draft.account = target;
-      draft.currency = { ...draft.currency, rate: undefined };
-      await writer.replace(entry, writer.toSnapshot(draft, '', entry.transactionId ?? undefined));
-    }
+    const targetCurrency = found.find((account) => account.id === target)!.currency;
+    const moved = found.every((account) => account.currency === targetCurrency)
+      ? await moveInBulk(deps, manager, { userId, from, target, changeSeq })
+      : await moveOneByOne(deps, manager, { userId, from, target, changeSeq });
     await deps.entries.unlinkTransfersWithin(manager, userId, target, changeSeq);
     await manager.query(
       `UPDATE accounts SET parent_id = NULL, change_seq = $2 WHERE parent_id = ANY($1::bigint[])`,
       [from, changeSeq],
     );
     await accountsTable.softDelete(manager, userId, from, changeSeq);
-    return entries.length;
+    return moved;
   });
+}
+
+interface MoveOptions {
+  userId: string;
+  from: string[];
+  target: string;
+  changeSeq: string;
+}
+
+/** One currency everywhere: rates stay right, so one UPDATE moves them all and the totals are recounted. */
+async function moveInBulk(deps: LedgerDeps, manager: EntityManager, options: MoveOptions): Promise<number> {
+  const moved = await deps.entries.moveEntriesOfAccounts(manager, {
+    userId: options.userId,
+    fromIds: options.from,
+    toId: options.target,
+    changeSeq: options.changeSeq,
+  });
+  for (const id of [...options.from, options.target]) {
+    await deps.accounts.recomputeEntriesTotal(manager, id, options.changeSeq);
+  }
+  return moved;
+}
+
+/** Currencies differ: each entry is re-rated into the target's currency on its own date. */
+async function moveOneByOne(deps: LedgerDeps, manager: EntityManager, options: MoveOptions): Promise<number> {
+  const { userId, from, target, changeSeq } = options;
+  const writer = new EntryWriter(deps, manager, userId, changeSeq);
+  await writer.loadAccounts([...from, target]);
+  const entries = await deps.entries.lockEntriesOfAccounts(manager, userId, from);
+  for (const entry of entries) {
+    const draft = draftOfEntry(entry);
+    draft.account = target;
+    draft.currency = { ...draft.currency, rate: undefined };
+    await writer.replace(entry, writer.toSnapshot(draft, '', entry.transactionId ?? undefined));
+  }
+  return entries.length;
 }

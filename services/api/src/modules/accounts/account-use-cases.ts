@@ -2,7 +2,6 @@ import { AppError, inputError, notFound } from '@pfs/errors';
 import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
 import { type Account, accountsTable, type Snapshot, withUserChange } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
-import { EntryWriter } from '../entries/entry-writer';
 import type { LedgerDeps } from '../entries/ledger.deps';
 import { readAccountSnapshot } from './account-draft';
 
@@ -88,18 +87,12 @@ export async function deleteAccount(
         description: 'The last account cannot be deleted: every entry needs an account.',
       });
     }
-    const entries = await deps.entries.lockEntriesOfAccounts(manager, userId, [id]);
-    const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    await writer.remove(entries);
-    await manager.query(
-      `UPDATE entries SET transaction_id = NULL, change_seq = $2 WHERE transaction_id = ANY($1::bigint[]) AND NOT deleted`,
-      [entries.map((entry) => entry.id), changeSeq],
-    );
+    const deletedEntries = await deps.entries.deleteEntriesOfAccount(manager, userId, id, changeSeq);
     await manager.query(`UPDATE accounts SET parent_id = NULL, change_seq = $2 WHERE parent_id = $1`, [
       id,
       changeSeq,
     ]);
     await accountsTable.softDelete(manager, userId, [id], changeSeq);
-    return { deletedEntries: entries.length };
+    return { deletedEntries };
   });
 }
