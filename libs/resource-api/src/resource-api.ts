@@ -1,4 +1,5 @@
 import type { Redis } from '@pfs/redis';
+import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { userIdOf } from './auth-context';
 import { ListParams, parseListParams, ParseListOptions } from './list-params';
@@ -31,6 +32,21 @@ export class ResourceApi {
   }
 
   /** page, per_page, since, include_deleted and cursor of a list request (400 naming the rule when bad). */
+  /**
+   * A value derived from the user's data (usage counts of a page…), remembered per watermark: any write
+   * of the user changes the watermark, so a remembered value is never stale. Without Redis, computed.
+   */
+  async rememberAtWatermark<V>(key: string, watermark: string, compute: () => Promise<V>): Promise<V> {
+    const redis = this.options.redis;
+    if (!redis) return compute();
+    const fullKey = `derived:${createHash('sha1').update(key).digest('base64url')}:${watermark}`;
+    const cached = await redis.get(fullKey).catch(() => null);
+    if (cached !== null) return JSON.parse(cached) as V;
+    const value = await compute();
+    await redis.set(fullKey, JSON.stringify(value), 'EX', 600).catch(() => undefined);
+    return value;
+  }
+
   parseList(req: Request, options: ParseListOptions): ListParams {
     const params = parseListParams(req, this.tokens, options);
     if (this.options.redis) {

@@ -44,9 +44,16 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
     const userId = userIdOf(req);
     const params = api.parseList(req, { endpoint: 'categories' });
     const result = await categories.list(userId, params, readFilters(req));
-    const counts = await categories.countsFor(
-      userId,
-      result.items.map((item) => item.id),
+    const ids = result.items.map((item) => item.id);
+    // Counts scan entries; remembered per watermark, they cost nothing until the user writes again.
+    const counts = new Map(
+      Object.entries(
+        await api.rememberAtWatermark(
+          `counts:categories:${userId}:${ids.join(',')}`,
+          result.watermark,
+          async () => Object.fromEntries(await categories.countsFor(userId, ids)),
+        ),
+      ),
     );
     api.respond.sendList(req, res, {
       schema: 'categories',

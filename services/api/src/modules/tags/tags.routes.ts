@@ -49,9 +49,14 @@ export function tagsRoutes(deps: ApiDependencies): Router {
     const userId = userIdOf(req);
     const params = api.parseList(req, { endpoint: 'tags', defaultPerPage: TAGS_PER_PAGE });
     const result = await tags.list(userId, params, readFilters(req));
-    const counts = await tags.countsFor(
-      userId,
-      result.items.map((item) => item.id),
+    const ids = result.items.map((item) => item.id);
+    // Counts scan entries; remembered per watermark, they cost nothing until the user writes again.
+    const counts = new Map(
+      Object.entries(
+        await api.rememberAtWatermark(`counts:tags:${userId}:${ids.join(',')}`, result.watermark, async () =>
+          Object.fromEntries(await tags.countsFor(userId, ids)),
+        ),
+      ),
     );
     api.respond.sendList(req, res, {
       schema: 'tags',

@@ -63,6 +63,9 @@ describe('categories', () => {
       expense_tags: 1,
       budgets: 0,
     });
+    // Counts are remembered per watermark: the next write shows at once.
+    await createTag(t.app, who, { name: 'deposit', type: 'income', category: id });
+    expect((await list('', who)).body[0].counts).toMatchObject({ tags: 3, income_tags: 2 });
   });
 
   it('when categories are merged, then their tags move to the target and the sources are deleted', async () => {
