@@ -7,7 +7,8 @@ import { loadWorkerConfig } from './config';
 import { createWorkerDependencies, WorkerDependencies } from './dependencies';
 import { handleExportJob } from './processors/handle-export-job';
 import { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
-import { scheduleExportCleanup, startExportWorker } from './worker';
+import { requeueUnfinishedExports } from './use-cases/requeue-unfinished-exports.use-case';
+import { createExportEnqueuer, scheduleExportCleanup, startExportWorker } from './worker';
 
 async function main() {
   let config;
@@ -27,12 +28,19 @@ async function main() {
   });
   let deps: WorkerDependencies | undefined;
   let worker: Worker | undefined;
+  let enqueuer: ReturnType<typeof createExportEnqueuer> | undefined;
   let server: RunningHttpServer | undefined;
   await runService('export-worker', logger, {
     async start() {
       deps = await createWorkerDependencies(config, logger);
       const ready = deps;
-      worker = startExportWorker(config, logger, handleExportJob(ready), () => cleanupExpiredExports(ready));
+      enqueuer = createExportEnqueuer(config);
+      const maintain = async () => {
+        const requeued = await requeueUnfinishedExports(ready, enqueuer!.enqueue);
+        if (requeued) logger.warn({ requeued }, 'unfinished exports queued again');
+        return cleanupExpiredExports(ready);
+      };
+      worker = startExportWorker(config, logger, handleExportJob(ready), maintain);
       await worker.waitUntilReady();
       await scheduleExportCleanup(config);
       server = await startHttpServer(
@@ -45,6 +53,7 @@ async function main() {
       await server?.stop();
       // Lets the jobs in progress finish; BullMQ hands unfinished ones to another worker as stalled.
       await worker?.close();
+      await enqueuer?.close();
       await deps?.close();
     },
   });

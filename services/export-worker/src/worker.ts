@@ -1,7 +1,10 @@
 import {
   EXPORT_CLEANUP_JOB_ID,
   EXPORT_CLEANUP_JOB_NAME,
+  EXPORT_JOB_NAME,
+  EXPORT_JOB_VERSION,
   EXPORT_QUEUE_NAME,
+  exportJobOptions,
   queuePrefix,
 } from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
@@ -67,4 +70,23 @@ export async function scheduleExportCleanup(config: WorkerConfig): Promise<void>
     await queue.close();
     connection.disconnect();
   }
+}
+
+/** A producer for the worker's own maintenance (re-queuing lost exports); close it on shutdown. */
+export function createExportEnqueuer(config: WorkerConfig) {
+  const connection = createRedisClient({ url: config.REDIS_URL, keyPrefix: '', forBlockingQueue: true });
+  const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+  return {
+    async enqueue(userId: string, exportId: string) {
+      await queue.add(
+        EXPORT_JOB_NAME,
+        { version: EXPORT_JOB_VERSION, userId, exportId },
+        exportJobOptions(exportId),
+      );
+    },
+    async close() {
+      await queue.close();
+      connection.disconnect();
+    },
+  };
 }

@@ -254,6 +254,17 @@ export class ExportRepository {
     return found.filter((record): record is ExportRecord => record !== undefined);
   }
 
+  /** Unfinished exports untouched since `before` (their job may have been lost): ids to queue again. */
+  async findUnfinished(before: Date, limit: number): Promise<Array<{ userId: string; id: string }>> {
+    const rows: RawRow[] = await this.source.query(
+      `SELECT t.id::text AS id, t.user_id::text AS user_id FROM exports t
+       WHERE t.status IN ('generating', 'generated', 'sending') AND NOT t.deleted AND t.modified_at < $1
+       ORDER BY t.modified_at LIMIT $2`,
+      [before, limit],
+    );
+    return rows.map((row) => ({ userId: String(row.user_id), id: String(row.id) }));
+  }
+
   /** After its file is removed, an expired export is deleted (soft: sync clients learn it is gone). */
   async markExpired(userId: string, id: string): Promise<void> {
     await withUserChange(this.source, userId, async (manager, changeSeq) => {

@@ -27,8 +27,9 @@ const ROWS_PER_CHECK = 500;
 interface ExcelInternals {
   zip?: { readableLength?: number };
 }
+/** exceljs pipes into readable-stream PassThroughs, which predate `writableLength`. */
 interface SheetInternals {
-  stream?: { pipes?: Array<{ writableLength?: number }> };
+  stream?: { pipes?: Array<{ writableLength?: number; _writableState?: { length?: number } }> };
 }
 
 /**
@@ -39,8 +40,10 @@ interface SheetInternals {
  */
 async function waitForZip(workbook: ExcelInternals, sheet: SheetInternals): Promise<void> {
   const pending = () =>
-    (sheet.stream?.pipes ?? []).reduce((sum, pipe) => sum + (pipe.writableLength ?? 0), 0) +
-    (workbook.zip?.readableLength ?? 0);
+    (sheet.stream?.pipes ?? []).reduce(
+      (sum, pipe) => sum + (pipe.writableLength ?? pipe._writableState?.length ?? 0),
+      0,
+    ) + (workbook.zip?.readableLength ?? 0);
   while (pending() > MAX_PENDING) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
@@ -52,7 +55,8 @@ export async function writeXlsx(tables: ExportTable[], out: Writable): Promise<v
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useSharedStrings: false,
-    useStyles: true,
+    // Styles cost a third of the time per row and the sheets need none.
+    useStyles: false,
   });
   for (const table of tables) {
     const sheet = workbook.addWorksheet(table.title.slice(0, 31));
@@ -61,7 +65,6 @@ export async function writeXlsx(tables: ExportTable[], out: Writable): Promise<v
       key: column.key,
       width: column.kind === 'text' ? 30 : 14,
     }));
-    sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
     let count = 0;
     for await (const row of table.openRows()) {
