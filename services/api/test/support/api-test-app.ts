@@ -58,12 +58,24 @@ export async function issueToken(
 }
 
 /** Creates a category through the API and returns its id (from Location). */
-export async function createCategory(app: Express, user: TestUser, body: Record<string, unknown>): Promise<string> {
-  const answer = await request(app).post('/categories').set('Authorization', user.auth).send(body).expect(201);
+export async function createCategory(
+  app: Express,
+  user: TestUser,
+  body: Record<string, unknown>,
+): Promise<string> {
+  const answer = await request(app)
+    .post('/categories')
+    .set('Authorization', user.auth)
+    .send(body)
+    .expect(201);
   return String(answer.headers.location).split('/').pop()!;
 }
 
-export async function createTag(app: Express, user: TestUser, body: Record<string, unknown>): Promise<string> {
+export async function createTag(
+  app: Express,
+  user: TestUser,
+  body: Record<string, unknown>,
+): Promise<string> {
   const answer = await request(app).post('/tags').set('Authorization', user.auth).send(body).expect(201);
   return String(answer.headers.location).split('/').pop()!;
 }
