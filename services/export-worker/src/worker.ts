@@ -76,6 +76,8 @@ export async function scheduleExportCleanup(config: WorkerConfig): Promise<void>
 export function createExportEnqueuer(config: WorkerConfig) {
   const connection = createRedisClient({ url: config.REDIS_URL, keyPrefix: '', forBlockingQueue: true });
   const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+  connection.on('error', () => undefined);
+  queue.on('error', () => undefined);
   return {
     async enqueue(userId: string, exportId: string) {
       await queue.add(
@@ -85,7 +87,7 @@ export function createExportEnqueuer(config: WorkerConfig) {
       );
     },
     async close() {
-      await queue.close();
+      await queue.close().catch(() => undefined);
       connection.disconnect();
     },
   };

@@ -17,6 +17,9 @@ export interface ExportQueue {
 export function createExportQueue(config: { REDIS_URL: string; REDIS_KEY_PREFIX: string }): ExportQueue {
   const connection = createRedisClient({ url: config.REDIS_URL, keyPrefix: '', forBlockingQueue: true });
   const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+  // Outages surface where it matters (POST /exports fails, /health reports Redis); the producer's own
+  // connection must never crash the process with an unhandled 'error' event.
+  connection.on('error', () => undefined);
   queue.on('error', () => undefined);
   return {
     async enqueue(userId, exportId) {
@@ -27,7 +30,7 @@ export function createExportQueue(config: { REDIS_URL: string; REDIS_KEY_PREFIX:
       );
     },
     async close() {
-      await queue.close();
+      await queue.close().catch(() => undefined);
       connection.disconnect();
     },
   };
