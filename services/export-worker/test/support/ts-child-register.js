@@ -24,7 +24,10 @@ Module._resolveFilename = function (request, parent, ...rest) {
 };
 require.extensions['.ts'] = (module, filename) => {
   const source = fs.readFileSync(filename, 'utf8');
-  const cached = path.join(cacheDir, crypto.createHash('sha1').update(filename).update(source).digest('hex') + '.js');
+  const cached = path.join(
+    cacheDir,
+    crypto.createHash('sha1').update(filename).update(source).digest('hex') + '.js',
+  );
   if (fs.existsSync(cached)) return module._compile(fs.readFileSync(cached, 'utf8'), filename);
   ts ??= require('typescript');
   const { outputText } = ts.transpileModule(source, {
