@@ -7,6 +7,7 @@ import type { RateLimiter } from '../security/rate-limiter';
 import { isClientSecret, readBasicCredentials } from './client-credentials';
 import { SecondFactorDependencies, verifySecondFactor } from '../use-cases/verify-second-factor.use-case';
 import { invalidRequest, invalidScope, TokenEndpointError, tooManyRequests } from './token-endpoint-error';
+import { clientNetwork } from '../security/client-network';
 
 export const OTP_HEADER = 'X-Service-OTP';
 
@@ -111,7 +112,7 @@ export async function checkTokenRequest(
   req: Request,
 ): Promise<string | undefined> {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const perIp = await deps.limiter.hit(`token-ip:${req.ip}`, deps.maxRequestsPerIp);
+  const perIp = await deps.limiter.hit(`token-ip:${clientNetwork(req.ip)}`, deps.maxRequestsPerIp);
   if (perIp.blocked) throw tooManyRequests(perIp.retryAfterSeconds);
   assertSingleValuedParameters(body);
   assertOneClientAuthentication(req, body);

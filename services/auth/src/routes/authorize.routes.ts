@@ -16,6 +16,7 @@ import { issueCsrfToken } from '../web/csrf';
 import { pageForm } from '../web/form';
 import { consentPage, errorPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
+import { clientNetwork } from '../security/client-network';
 
 export interface AuthorizeRoutesDependencies {
   oauth: OAuth2Server;
@@ -71,7 +72,7 @@ function redirectToSignIn(req: Request, res: Response) {
 async function checkRequest(deps: AuthorizeRoutesDependencies, req: Request, input: Record<string, unknown>) {
   const check = await checkAuthorizationRequest(input, deps.clients);
   if (check.outcome !== 'valid') return check;
-  const budget = await deps.limiter.hit(`authorize-ip:${req.ip}`, deps.maxRequestsPerIp);
+  const budget = await deps.limiter.hit(`authorize-ip:${clientNetwork(req.ip)}`, deps.maxRequestsPerIp);
   if (!budget.blocked) return check;
   return {
     outcome: 'redirect-error',

@@ -15,6 +15,7 @@ import { issueCsrfToken } from '../web/csrf';
 import { pageForm } from '../web/form';
 import { errorPage, signInPage, signUpPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
+import { clientNetwork } from '../security/client-network';
 
 export interface LoginRoutesDependencies extends PasswordAttemptLimits {
   dataSource: DataSource;
@@ -98,7 +99,7 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
 
   router.post('/signup', pageForm, async (req: Request, res: Response) => {
     // Account creation is counted per IP like failed sign-ins, so one host cannot mint accounts in bulk.
-    const budget = await deps.limiter.hit(`signup-ip:${req.ip}`, deps.maxFailuresPerIp);
+    const budget = await deps.limiter.hit(`signup-ip:${clientNetwork(req.ip)}`, deps.maxFailuresPerIp);
     if (budget.blocked) {
       res.setHeader('Retry-After', String(budget.retryAfterSeconds));
       return res.status(429).type('html').send(errorPage('Too many sign-ups', 'Try again later.'));

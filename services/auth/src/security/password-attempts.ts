@@ -1,4 +1,5 @@
 import type { LimitState, RateLimiter } from './rate-limiter';
+import { clientNetwork } from './client-network';
 
 /** The brute-force limits on password checks: sign-in, and turning two-factor off in settings. */
 export interface PasswordAttemptLimits {
@@ -13,7 +14,7 @@ export interface PasswordAttempt {
 }
 
 const accountBucket = (email: string) => `signin-account:${email.trim().toLowerCase()}`;
-const ipBucket = (ip: string | undefined) => `signin-ip:${ip ?? 'unknown'}`;
+const ipBucket = (ip: string | undefined) => `signin-ip:${clientNetwork(ip)}`;
 
 /**
  * Counts an attempt before the password is checked, and returns the refusal (for Retry-After) when either

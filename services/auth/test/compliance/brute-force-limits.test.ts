@@ -162,4 +162,21 @@ describe('sign-up limit per IP', () => {
     const { agent } = await signedInAgent(auth.app, email, password);
     await agent.get('/account').expect(200);
   });
+
+  it('when sign-ups come from different addresses of one IPv6 /64, then they share one limit', async () => {
+    const agent = request.agent(auth.app);
+    const page = await agent.get('/signup').expect(200);
+    // trust proxy is loopback, so the test (on loopback) plays the proxy naming each client's address.
+    const signUpFrom = (address: string) =>
+      agent
+        .post('/signup')
+        .set('X-Forwarded-For', address)
+        .type('form')
+        .send({ csrf_token: inputValue(page.text, 'csrf_token'), email: uniqueEmail('v6'), password });
+    const sameNetwork = ['2001:db8:1:2::1', '2001:db8:1:2:a:b:c:d', '2001:db8:1:2::ffff'];
+    for (const address of sameNetwork) await signUpFrom(address).expect(303);
+    const blocked = await signUpFrom('2001:0db8:0001:0002:9999:8888:7777:6666').expect(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    await signUpFrom('2001:db8:1:3::1').expect(303);
+  });
 });
