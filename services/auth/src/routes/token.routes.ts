@@ -1,7 +1,7 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { OAuthError } from '@node-oauth/oauth2-server';
 import type { Logger } from '@pfs/logger';
-import { Request, Response, Router } from 'express';
+import { Request, RequestHandler, Response, Router } from 'express';
 import { parseForm } from '../web/form';
 import { newOAuthResponse, sendOAuthResponse, toOAuthRequest } from '../oauth/express-adapter';
 import { TokenEndpointError } from '../oauth/token-endpoint-error';
@@ -46,10 +46,26 @@ function adaptError(response: OAuthResponse) {
   }
 }
 
+/**
+ * The spec's Errors table: an invalid token request is 400 with an OAuth error body, so a form the parser
+ * cannot read (too large, unknown charset) is invalid_request too, not the generic 413/415 body.
+ */
+const parseTokenForm: RequestHandler = (req, res, next) =>
+  parseForm(req, res, (error?: unknown) => {
+    if (!error) return next();
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Pragma', 'no-cache');
+    res.status(400).json({
+      error: 'invalid_request',
+      error_description:
+        'The body must be a UTF-8 form (application/x-www-form-urlencoded) of at most 16 kB.',
+    });
+  });
+
 /** `POST /oauth2/token`: our checks (throttling, repeated parameters, refresh scope, two-factor), then the library. */
 export function tokenRoutes(deps: TokenRoutesDependencies): Router {
   const router = Router();
-  router.post('/oauth2/token', parseForm, async (req: Request, res: Response) => {
+  router.post('/oauth2/token', parseTokenForm, async (req: Request, res: Response) => {
     const response = newOAuthResponse();
     let clientId: string | undefined;
     try {

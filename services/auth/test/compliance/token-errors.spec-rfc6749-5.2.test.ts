@@ -116,4 +116,18 @@ describe('token endpoint errors', () => {
       .send({ grant_type: 'authorization_code', code: 'x' });
     expectOAuthError(answer, 400, 'invalid_request');
   });
+
+  it('when the form cannot be read (too large, unknown charset), then 400 invalid_request as an OAuth error', async () => {
+    const client = await createTestClient(auth.deps);
+    const post = () => request(auth.app).post('/oauth2/token').auth(client.client_id, client.client_secret);
+    const tooLarge = await post()
+      .type('form')
+      .send(`grant_type=authorization_code&code=${'x'.repeat(20_000)}`);
+    expectOAuthError(tooLarge, 400, 'invalid_request');
+    const charset = await post()
+      .set('Content-Type', 'application/x-www-form-urlencoded; charset=ebcdic')
+      .send('grant_type=authorization_code&code=x');
+    expectOAuthError(charset, 400, 'invalid_request');
+    expect(charset.body.error_description.toLowerCase()).not.toContain('ebcdic');
+  });
 });
