@@ -1,20 +1,19 @@
 import type {
   AuthorizationCode,
   AuthorizationCodeModel,
-  Client,
   RefreshToken,
   RefreshTokenModel,
   Token,
-  User,
 } from '@node-oauth/oauth2-server';
 import { formatScope, generateToken, hashToken, parseScope, sameScope } from '@pfs/contracts';
 import type { AuthorizationCodeRepository } from '../repositories/authorization-code.repository';
-import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
+import type { ClientRepository } from '../repositories/client.repository';
 import type { GrantRepository } from '../repositories/grant.repository';
 import type { TokenRepository } from '../repositories/token.repository';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
 import { revokeGrants } from '../use-cases/revoke-grants.use-case';
 import { isClientSecret } from './client-credentials';
+import { AuthorizingUser, toLibraryClient } from './library-records';
 import { findUsableRefreshToken } from './refresh-token-reuse';
 
 export interface OAuthModelDependencies {
@@ -25,24 +24,6 @@ export interface OAuthModelDependencies {
   introspection: TokenIntrospectionStore;
   /** A rotated refresh token presented again within this many seconds is a retry (see refresh-token-reuse). */
   refreshReuseGraceSeconds: number;
-}
-
-/** What the authorize step passes along with the user: the grant the code belongs to. */
-export interface AuthorizingUser extends User {
-  id: string;
-  grantId: string;
-  /** Whether the client named redirect_uri, which makes it mandatory at the token step. */
-  redirectUriSent: boolean;
-}
-
-export function toLibraryClient(client: OAuthClientRecord): Client {
-  return {
-    id: client.id,
-    redirectUris: [client.redirectUri],
-    grants: client.grants,
-    scope: client.scope,
-    name: client.name,
-  };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Logger } from '@pfs/logger';
 import { Request, Response, Router } from 'express';
 import { AuthorizationCheck, buildRedirect, checkAuthorizationRequest } from '../oauth/authorization-request';
 import { newOAuthResponse, toOAuthRequest } from '../oauth/express-adapter';
-import type { AuthorizingUser } from '../oauth/oauth-model';
+import type { AuthorizingUser } from '../oauth/library-records';
 import type { ClientRepository } from '../repositories/client.repository';
 import type { GrantRepository } from '../repositories/grant.repository';
 import type { TokenRepository } from '../repositories/token.repository';

@@ -1,0 +1,20 @@
+import type { Client, User } from '@node-oauth/oauth2-server';
+import type { OAuthClientRecord } from '../repositories/client.repository';
+
+/** What the authorize step passes along with the user: the grant the code belongs to. */
+export interface AuthorizingUser extends User {
+  id: string;
+  grantId: string;
+  /** Whether the client named redirect_uri, which makes it mandatory at the token step. */
+  redirectUriSent: boolean;
+}
+
+export function toLibraryClient(client: OAuthClientRecord): Client {
+  return {
+    id: client.id,
+    redirectUris: [client.redirectUri],
+    grants: client.grants,
+    scope: client.scope,
+    name: client.name,
+  };
+}
