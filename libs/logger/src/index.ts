@@ -1,2 +1,3 @@
 export { createLogger } from './logger';
 export type { Logger, LoggerOptions } from './logger';
+export { bufferedStdout } from './buffered-stdout';

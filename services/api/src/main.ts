@@ -1,5 +1,5 @@
 import { runService, startHttpServer, RunningHttpServer } from '@pfs/http';
-import { createLogger } from '@pfs/logger';
+import { bufferedStdout, createLogger } from '@pfs/logger';
 import { buildApiApp } from './app';
 import { loadApiConfig, tlsOptionsOf } from './config';
 import { ApiDependencies, createApiDependencies } from './dependencies';
@@ -12,7 +12,8 @@ async function main() {
     console.error(`api failed to start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const logger = createLogger({ name: 'api', level: config.LOG_LEVEL });
+  // Buffered: one line per request is kept, without one blocking write per line (docs/bench.md).
+  const logger = createLogger({ name: 'api', level: config.LOG_LEVEL, destination: bufferedStdout() });
   let deps: ApiDependencies | undefined;
   let server: RunningHttpServer | undefined;
   await runService('api', logger, {
