@@ -43,10 +43,16 @@ async function main() {
   await connectRedis(redis);
 
   const bare = await startServiceProcess(join(repoRoot, 'bench/dist/servers/bare-server.js'), {});
-  const api = await startServiceProcess(join(repoRoot, 'services/api/dist/main.js'), {
-    ...env,
-    API_PORT: '0',
-  });
+  // BENCH_CPU_PROF=<dir>: the API writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+  const profileArgs = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const api = await startServiceProcess(
+    join(repoRoot, 'services/api/dist/main.js'),
+    { ...env, API_PORT: '0' },
+    undefined,
+    profileArgs,
+  );
   const report: BenchReport = { rows: [], notes: [] };
   try {
     const baselineBefore = await measure({ name: 'bare Express GET /ping', url: `${bare.url}/ping` });

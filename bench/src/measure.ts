@@ -13,7 +13,12 @@ export interface MeasureOptions {
   seconds?: number;
   /** Distinct requests to cycle through, e.g. POST bodies with different idempotency keys. */
   requests?: autocannon.Request[];
+  /** A project target this row is judged against in the report. */
+  target?: Target;
 }
+
+/** `vsBare`: throughput at least `min` (0..1) of the bare baseline; `p99`: p99 latency at most `maxMs`. */
+export type Target = { kind: 'vsBare'; min: number } | { kind: 'p99'; maxMs: number };
 
 export interface Measurement {
   name: string;
@@ -23,18 +28,21 @@ export interface Measurement {
   requests: number;
   /** Non-2xx/3xx answers and socket errors: a figure with errors is not a figure. */
   errors: number;
+  connections: number;
+  target?: Target;
 }
 
 export const defaultSeconds = () => Number(process.env.BENCH_SECONDS ?? 5);
 
 /** Runs autocannon against one endpoint and reduces its result to what we report. */
 export async function measure(options: MeasureOptions): Promise<Measurement> {
+  const connections = options.connections ?? 10;
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
-    connections: options.connections ?? 10,
+    connections,
     duration: options.seconds ?? defaultSeconds(),
     requests: options.requests,
   });
@@ -45,5 +53,7 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
     p99Ms: result.latency.p99,
     requests: result.requests.total,
     errors: result.non2xx + result.errors + result.timeouts,
+    connections,
+    target: options.target,
   };
 }

@@ -24,8 +24,9 @@ export async function startServiceProcess(
   entry: string,
   env: Record<string, string>,
   timeoutMs = 120_000,
+  nodeArgs: string[] = [],
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
