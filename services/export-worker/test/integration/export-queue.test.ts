@@ -1,4 +1,11 @@
-import { EXPORT_JOB_NAME, EXPORT_QUEUE_NAME, exportJobId, queuePrefix } from '@pfs/contracts';
+import {
+  EXPORT_CLEANUP_JOB_ID,
+  EXPORT_CLEANUP_JOB_NAME,
+  EXPORT_JOB_NAME,
+  EXPORT_QUEUE_NAME,
+  exportJobId,
+  queuePrefix,
+} from '@pfs/contracts';
 import { createRedisClient } from '@pfs/redis';
 import type { ObjectStorage } from '@pfs/storage';
 import { testLogger } from '@pfs/testing';
@@ -12,7 +19,7 @@ import { createUserSlots } from '../../src/delivery/user-slots';
 import { handleExportJob } from '../../src/processors/handle-export-job';
 import type { PipelineDependencies } from '../../src/use-cases/pipeline-dependencies';
 import { requeueUnfinishedExports } from '../../src/use-cases/requeue-unfinished-exports.use-case';
-import { createExportEnqueuer, startExportWorker } from '../../src/worker';
+import { createExportEnqueuer, scheduleExportCleanup, startExportWorker } from '../../src/worker';
 import { createTestPipeline, TestPipeline } from '../support/pipeline-deps';
 import { LedgerSeed } from '../support/seed-ledger';
 
@@ -274,5 +281,18 @@ describe('the export queue', () => {
     } finally {
       await enqueuer.close();
     }
+  });
+
+  it('when workers start, then the cleanup is one repeatable job, however many workers register it', async () => {
+    await scheduleExportCleanup(config);
+    await scheduleExportCleanup(config);
+    const schedulers = await queue.getJobSchedulers();
+    expect(schedulers).toEqual([
+      expect.objectContaining({
+        key: EXPORT_CLEANUP_JOB_ID,
+        name: EXPORT_CLEANUP_JOB_NAME,
+        every: 3600 * 1000,
+      }),
+    ]);
   });
 });
