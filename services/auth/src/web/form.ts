@@ -3,7 +3,7 @@ import { isValidCsrfToken } from './csrf';
 import { errorPage } from './pages';
 
 /** The body of every POST: URL-encoded, flat (a repeated field becomes an array), small. */
-export const parseForm = express.urlencoded({ extended: false, limit: '16kb' });
+export const parseForm: RequestHandler = express.urlencoded({ extended: false, limit: '16kb' });
 
 /** Refuses a page form without the CSRF token of its cookie (a stale page, or another site posting). */
 const requireCsrfToken: RequestHandler = (req, res, next) => {
