@@ -1,4 +1,6 @@
 export { createDataSource } from './data-source';
+export { openDatabase } from './open-database';
+export type { OpenDatabaseOptions } from './open-database';
 export type { CreateDataSourceOptions } from './data-source';
 export { dropDatabase, ensureDatabase } from './ensure-database';
 export { runMigrations } from './run-migrations';
@@ -35,15 +37,29 @@ export { tagsTable } from './repositories/tags-table';
 export type { Tag, TagType } from './repositories/tags-table';
 export { categoryUsageCounters, countUsage, tagUsageCounters } from './repositories/usage-counts';
 export type { UsageCount, UsageCounter } from './repositories/usage-counts';
-export { categoryReferenceHooks, tagReferenceHooks, tagToCategoryHooks } from './repositories/reference-hooks';
+export {
+  categoryReferenceHooks,
+  tagReferenceHooks,
+  tagToCategoryHooks,
+} from './repositories/reference-hooks';
 export type { ReferenceHook } from './repositories/reference-hooks';
 export { ExportRepository, exportsTable } from './repositories/export.repository';
-export type { ExportListFilters, ExportProgress, ExportRecord, NewExport } from './repositories/export.repository';
+export type {
+  ExportListFilters,
+  ExportProgress,
+  ExportRecord,
+  NewExport,
+} from './repositories/export.repository';
 export { NotificationRepository } from './repositories/notification.repository';
 export type { NewNotification, NotificationRecord } from './repositories/notification.repository';
 export { PUSH_TOKEN_TYPES, PushTokenRepository } from './repositories/push-token.repository';
 export type { PushDelivery, PushToken, PushTokenType } from './repositories/push-token.repository';
-export { AccountRepository, accountsTable, ACCOUNT_STATUSES, ACCOUNT_TYPES } from './repositories/account.repository';
+export {
+  AccountRepository,
+  accountsTable,
+  ACCOUNT_STATUSES,
+  ACCOUNT_TYPES,
+} from './repositories/account.repository';
 export type { Account, AccountGoal, AccountSnapshot } from './repositories/account.repository';
 export { EntryRepository, entriesTable } from './repositories/entry.repository';
 export type { Entry, EntryLocation, EntryReminder, EntrySnapshot } from './repositories/entry.repository';

@@ -64,7 +64,9 @@ export class CreateAccountsAndEntries1763800310000 implements MigrationInterface
     // from/to (a month) and sums by day.
     await queryRunner.query(`CREATE INDEX entries_user_date_idx ON entries (user_id, date)`);
     // A month of one category.
-    await queryRunner.query(`CREATE INDEX entries_user_category_date_idx ON entries (user_id, category_id, date)`);
+    await queryRunner.query(
+      `CREATE INDEX entries_user_category_date_idx ON entries (user_id, category_id, date)`,
+    );
     await queryRunner.query(`CREATE INDEX entries_account_idx ON entries (account_id)`);
     await queryRunner.query(`CREATE INDEX entries_tags_idx ON entries USING gin (tag_ids)`);
     await queryRunner.query(
