@@ -1,2 +1,2 @@
-export { closeRedis, connectRedis, createRedisClient } from './redis-client';
+export { closeRedis, connectRedis, createRedisClient, openRedis } from './redis-client';
 export type { Redis, RedisClientOptions } from './redis-client';

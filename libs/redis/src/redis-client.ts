@@ -40,3 +40,15 @@ export async function closeRedis(client: Redis): Promise<void> {
     client.disconnect();
   }
 }
+
+/** Creates and connects a prefixed client; a start-up failure says Redis could not be reached, and leaves no socket open. */
+export async function openRedis(options: { url: string; keyPrefix: string }): Promise<Redis> {
+  const client = createRedisClient({ url: options.url, keyPrefix: options.keyPrefix });
+  try {
+    await connectRedis(client);
+    return client;
+  } catch (error) {
+    client.disconnect();
+    throw new Error(`cannot reach Redis: ${(error as Error).message}`, { cause: error });
+  }
+}

@@ -1,15 +1,8 @@
 import { assertProductionSecret } from '@pfs/config';
 import type { Logger } from '@pfs/logger';
 import { RequestGate, ResourceApi } from '@pfs/resource-api';
-import { closeRedis, connectRedis, createRedisClient, Redis } from '@pfs/redis';
-import {
-  createDataSource,
-  ensureDatabase,
-  resourceEntities,
-  resourceMigrations,
-  runMigrations,
-  UserRepository,
-} from '@pfs/resource-store';
+import { closeRedis, openRedis, Redis } from '@pfs/redis';
+import { openDatabase, resourceEntities, resourceMigrations, UserRepository } from '@pfs/resource-store';
 import { createStorage, ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
 import { ApiConfig, SYNC_TOKEN_SECRET_DEV_DEFAULT } from './config';
@@ -44,24 +37,20 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     nodeEnv: config.NODE_ENV,
     warn: (message) => logger.warn(message),
   });
-  await ensureDatabase(config.DATABASE_URL);
-  const applied = await runMigrations(config.DATABASE_URL, [resourceMigrations]);
-  if (applied.length) logger.info({ applied }, 'migrations applied');
-  const dataSource = createDataSource({
+  const dataSource = await openDatabase({
     url: config.DATABASE_URL,
+    migrationSets: [resourceMigrations],
     entities: resourceEntities,
     applicationName: 'pfs-api',
+    onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
   });
-  await dataSource.initialize();
   const rates = await new RateBook(dataSource, logger).load({ warm: config.NODE_ENV !== 'test' });
-  const redis = createRedisClient({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
-  try {
-    await connectRedis(redis);
-  } catch (error) {
-    await dataSource.destroy();
-    redis.disconnect();
-    throw new Error(`cannot reach Redis: ${(error as Error).message}`, { cause: error });
-  }
+  const redis = await openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }).catch(
+    async (error) => {
+      await dataSource.destroy();
+      throw error;
+    },
+  );
   const exportQueue = createExportQueue(config);
   return {
     config,

@@ -1,15 +1,8 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { assertProductionSecret } from '@pfs/config';
 import type { Logger } from '@pfs/logger';
-import { closeRedis, connectRedis, createRedisClient, Redis } from '@pfs/redis';
-import {
-  createDataSource,
-  ensureDatabase,
-  resourceEntities,
-  resourceMigrations,
-  runMigrations,
-  UserRepository,
-} from '@pfs/resource-store';
+import { closeRedis, openRedis, Redis } from '@pfs/redis';
+import { openDatabase, resourceEntities, resourceMigrations, UserRepository } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
 import { AuthConfig, DEVELOPMENT_OTP_KEY } from './config';
 import { authEntities } from './entities';
@@ -83,23 +76,19 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     nodeEnv: config.NODE_ENV,
     warn: (message) => logger.warn(message),
   });
-  await ensureDatabase(config.DATABASE_URL);
-  const applied = await runMigrations(config.DATABASE_URL, allMigrationSets);
-  if (applied.length) logger.info({ applied }, 'migrations applied');
-  const dataSource = createDataSource({
+  const dataSource = await openDatabase({
     url: config.DATABASE_URL,
+    migrationSets: allMigrationSets,
     entities: [...resourceEntities, ...authEntities],
     applicationName: 'pfs-auth',
+    onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
   });
-  await dataSource.initialize();
-  const redis = createRedisClient({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
-  try {
-    await connectRedis(redis);
-  } catch (error) {
-    await dataSource.destroy();
-    redis.disconnect();
-    throw new Error(`cannot reach Redis: ${(error as Error).message}`, { cause: error });
-  }
+  const redis = await openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }).catch(
+    async (error) => {
+      await dataSource.destroy();
+      throw error;
+    },
+  );
   const clients = new ClientRepository(dataSource);
   const grants = new GrantRepository(dataSource);
   const codes = new AuthorizationCodeRepository(dataSource);

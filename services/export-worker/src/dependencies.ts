@@ -1,14 +1,12 @@
 import type { Logger } from '@pfs/logger';
-import { closeRedis, connectRedis, createRedisClient, Redis } from '@pfs/redis';
+import { closeRedis, openRedis, Redis } from '@pfs/redis';
 import {
-  createDataSource,
-  ensureDatabase,
   ExportRepository,
   NotificationRepository,
+  openDatabase,
   PushTokenRepository,
   resourceEntities,
   resourceMigrations,
-  runMigrations,
   UserRepository,
 } from '@pfs/resource-store';
 import { createStorage } from '@pfs/storage';
@@ -27,23 +25,19 @@ export async function createWorkerDependencies(
   config: WorkerConfig,
   logger: Logger,
 ): Promise<WorkerDependencies> {
-  await ensureDatabase(config.DATABASE_URL);
-  const applied = await runMigrations(config.DATABASE_URL, [resourceMigrations]);
-  if (applied.length) logger.info({ applied }, 'migrations applied');
-  const dataSource = createDataSource({
+  const dataSource = await openDatabase({
     url: config.DATABASE_URL,
+    migrationSets: [resourceMigrations],
     entities: resourceEntities,
     applicationName: 'pfs-export-worker',
+    onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
   });
-  await dataSource.initialize();
-  const redis = createRedisClient({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
-  try {
-    await connectRedis(redis);
-  } catch (error) {
-    await dataSource.destroy();
-    redis.disconnect();
-    throw new Error(`cannot reach Redis: ${(error as Error).message}`, { cause: error });
-  }
+  const redis = await openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }).catch(
+    async (error) => {
+      await dataSource.destroy();
+      throw error;
+    },
+  );
   const mailer = createMailer(config.SMTP_URL, config.SMTP_FROM);
   return {
     config,

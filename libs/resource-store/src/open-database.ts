@@ -1,0 +1,29 @@
+import type { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { createDataSource } from './data-source';
+import { ensureDatabase } from './ensure-database';
+import { MigrationSet, runMigrations } from './run-migrations';
+
+export interface OpenDatabaseOptions {
+  url: string;
+  /** Migration sets this service owns or relies on, applied in order before the data source opens. */
+  migrationSets: MigrationSet[];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  applicationName: string;
+  /** Told the names of the migrations applied, when there were any. */
+  onMigrated?: (applied: string[]) => void;
+}
+
+/** The start-up sequence every service shares: create the database if missing, migrate, open the pool. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DataSource> {
+  await ensureDatabase(options.url);
+  const applied = await runMigrations(options.url, options.migrationSets);
+  if (applied.length) options.onMigrated?.(applied);
+  const dataSource = createDataSource({
+    url: options.url,
+    entities: options.entities,
+    applicationName: options.applicationName,
+  });
+  await dataSource.initialize();
+  return dataSource;
+}
