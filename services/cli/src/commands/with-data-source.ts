@@ -1,5 +1,5 @@
 import { allMigrationSets, authEntities } from '@pfs/auth';
-import { createDataSource, ensureDatabase, resourceEntities, runMigrations } from '@pfs/resource-store';
+import { openDatabase, resourceEntities } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
 import type { CliConfig } from '../cli-context';
 
@@ -8,15 +8,12 @@ export async function withDataSource<T>(
   config: CliConfig,
   run: (dataSource: DataSource) => Promise<T>,
 ): Promise<T> {
-  await ensureDatabase(config.DATABASE_URL);
-  await runMigrations(config.DATABASE_URL, allMigrationSets);
-  const dataSource = createDataSource({
+  const dataSource = await openDatabase({
     url: config.DATABASE_URL,
+    migrationSets: allMigrationSets,
     entities: [...resourceEntities, ...authEntities],
-    poolSize: 2,
     applicationName: 'pfs-cli',
   });
-  await dataSource.initialize();
   try {
     return await run(dataSource);
   } finally {
