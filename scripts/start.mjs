@@ -35,8 +35,12 @@ function stopAll(signal) {
   for (const child of children.values()) child.kill(signal);
 }
 
+// The export worker streams every export; a bounded heap keeps its memory flat (docs/exports.md).
+// Its Dockerfile and the exports bench use the same bound.
+const nodeArgs = { 'export-worker': ['--max-old-space-size=128'] };
+
 for (const name of services) {
-  const child = spawn(process.execPath, [join(repoRoot, `services/${name}/dist/main.js`)], {
+  const child = spawn(process.execPath, [...(nodeArgs[name] ?? []), join(repoRoot, `services/${name}/dist/main.js`)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: process.env,
   });

@@ -18,4 +18,5 @@ USER node
 EXPOSE 3002
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:3002/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/main.js"]
+# A bounded heap keeps the streaming worker's memory flat (docs/exports.md); same bound as scripts/start.mjs.
+CMD ["node", "--max-old-space-size=128", "dist/main.js"]

@@ -8,6 +8,7 @@ import { seedLedger } from './entries-seed';
 const FULL_SIZE = 1_000_000;
 const QUICK_SIZE = 20_000;
 const repoRoot = join(__dirname, '../../..');
+const EXPORT_WORKER_NODE_OPTIONS = '--max-old-space-size=128';
 
 /** POSTs an export and polls it until its file is generated; returns the seconds from POST to generated. */
 async function timeExport(
@@ -50,6 +51,8 @@ export const exportsSuite: BenchSuite = {
     const worker = await startServiceProcess(join(repoRoot, 'services/export-worker/dist/main.js'), {
       ...context.env,
       WORKER_PORT: '0',
+      // The worker runs with the heap bound it has in production (scripts/start.mjs, its Dockerfile).
+      NODE_OPTIONS: EXPORT_WORKER_NODE_OPTIONS,
       STORAGE_DRIVER: 'fs',
       STORAGE_DIR: storageDir,
     });
