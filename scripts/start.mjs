@@ -40,10 +40,14 @@ function stopAll(signal) {
 const nodeArgs = { 'export-worker': ['--max-old-space-size=128'] };
 
 for (const name of services) {
-  const child = spawn(process.execPath, [...(nodeArgs[name] ?? []), join(repoRoot, `services/${name}/dist/main.js`)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: process.env,
-  });
+  const child = spawn(
+    process.execPath,
+    [...(nodeArgs[name] ?? []), join(repoRoot, `services/${name}/dist/main.js`)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: process.env,
+    },
+  );
   prefixLines(name, child.stdout, process.stdout);
   prefixLines(name, child.stderr, process.stderr);
   children.set(name, child);
