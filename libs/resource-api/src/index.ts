@@ -28,7 +28,9 @@ export {
   MAX_PER_PAGE,
   MIN_PER_PAGE,
   parseBooleanParam,
+  parseEnumParam,
   parseListParam,
+  parseSearchParam,
   parsePageParams,
 } from './pagination';
 export type { LinkOptions, PageParams } from './pagination';

@@ -59,6 +59,30 @@ export function parseListParam(
   return items;
 }
 
+/** A query parameter that must be one of `values` (a repeated parameter is refused too). */
+export function parseEnumParam<T extends string>(
+  query: Query,
+  name: string,
+  values: readonly T[],
+): T | undefined {
+  const raw = query[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !values.includes(raw as T)) {
+    throw inputError([{ field: name, error: `must be one of ${values.join(', ')}` }]);
+  }
+  return raw as T;
+}
+
+/** The `search` text filter: one string of at most `maxLength` characters; empty means no filter. */
+export function parseSearchParam(query: Query, maxLength: number): string | undefined {
+  const raw = query.search;
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || raw.length > maxLength) {
+    throw inputError([{ field: 'search', error: `must be a string of at most ${maxLength} characters` }]);
+  }
+  return raw || undefined;
+}
+
 export interface LinkOptions {
   /** The request's path (no query), e.g. `/categories`. */
   path: string;

@@ -3,6 +3,7 @@ import {
   applyMergePatch,
   isResourceId,
   parseCreateBody,
+  parseEnumParam,
   parseListParam,
   readClientModified,
   requireScope,
@@ -21,12 +22,8 @@ import { ratesReady } from '../currencies/rate-book';
 function readFilters(req: Request): SqlFilter[] {
   const query = req.query as Record<string, unknown>;
   const filters: SqlFilter[] = [];
-  if (query.status !== undefined) {
-    if (!ACCOUNT_STATUSES.includes(query.status as (typeof ACCOUNT_STATUSES)[number])) {
-      throw inputError([{ field: 'status', error: `must be one of ${ACCOUNT_STATUSES.join(', ')}` }]);
-    }
-    filters.push((param) => `t.status = ${param(query.status)}`);
-  }
+  const status = parseEnumParam(query, 'status', ACCOUNT_STATUSES);
+  if (status) filters.push((param) => `t.status = ${param(status)}`);
   const ids = parseListParam(query, 'ids', isResourceId);
   if (ids) filters.push((param) => `t.id = ANY(${param(ids)}::bigint[])`);
   return filters;

@@ -1,5 +1,5 @@
 import { inputError } from '@pfs/errors';
-import { isResourceId, parseListParam } from '@pfs/resource-api';
+import { isResourceId, parseEnumParam, parseListParam, parseSearchParam } from '@pfs/resource-api';
 import type { EntryFilters, IdFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
 import { isValidDate } from './entry-draft';
@@ -30,21 +30,17 @@ export function readEntryFilters(req: Request, options: { requireRange?: boolean
   if (query.from && query.to && (query.to as string) < (query.from as string)) {
     throw inputError([{ field: 'to', error: 'must not be before from' }]);
   }
-  if (query.type !== undefined && !TYPES.includes(query.type as (typeof TYPES)[number])) {
-    throw inputError([{ field: 'type', error: `must be one of ${TYPES.join(', ')}` }]);
-  }
-  if (query.search !== undefined && (typeof query.search !== 'string' || query.search.length > 255)) {
-    throw inputError([{ field: 'search', error: 'must be a string of at most 255 characters' }]);
-  }
+  const type = parseEnumParam(query, 'type', TYPES);
+  const search = parseSearchParam(query, 255);
   return {
     from: query.from as string | undefined,
     to: query.to as string | undefined,
-    type: query.type as EntryFilters['type'],
+    type,
     accounts: idFilters(query, 'accounts'),
     categories: idFilters(query, 'categories'),
     tags: idFilters(query, 'tags'),
     locations: idFilters(query, 'locations'),
-    search: (query.search as string | undefined) || undefined,
+    search,
     ids: parseListParam(query, 'ids', isResourceId),
   };
 }

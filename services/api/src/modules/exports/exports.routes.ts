@@ -1,6 +1,6 @@
 import { EXPORT_STATUSES, EXPORT_TYPES, ExportStatus, ExportType } from '@pfs/contracts';
-import { inputError, notFound } from '@pfs/errors';
-import { hasScope, requireScopes, updateFromRequest, userIdOf } from '@pfs/resource-api';
+import { notFound } from '@pfs/errors';
+import { hasScope, parseEnumParam, requireScopes, updateFromRequest, userIdOf } from '@pfs/resource-api';
 import { ExportRepository, exportsTable } from '@pfs/resource-store';
 import { AppError } from '@pfs/errors';
 import { Request, Router } from 'express';
@@ -8,22 +8,12 @@ import type { ApiDependencies } from '../../dependencies';
 import { parseExportRequest } from './export-request';
 import { presentExport } from './exports.presenter';
 
-function oneOf<T extends string>(
-  query: Record<string, unknown>,
-  name: string,
-  values: readonly T[],
-): T | undefined {
-  const raw = query[name];
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'string' || !values.includes(raw as T)) {
-    throw inputError([{ field: name, error: `must be one of ${values.join(', ')}` }]);
-  }
-  return raw as T;
-}
-
 function readFilters(req: Request): { status?: ExportStatus; type?: ExportType } {
   const query = req.query as Record<string, unknown>;
-  return { status: oneOf(query, 'status', EXPORT_STATUSES), type: oneOf(query, 'type', EXPORT_TYPES) };
+  return {
+    status: parseEnumParam(query, 'status', EXPORT_STATUSES),
+    type: parseEnumParam(query, 'type', EXPORT_TYPES),
+  };
 }
 
 /** Reading exports needs entries:r and budgets:r (the spec); requesting one writes to the exports area (entries:rw). */

@@ -2,7 +2,9 @@ import { inputError, notFound } from '@pfs/errors';
 import {
   isResourceId,
   parseCreateBody,
+  parseEnumParam,
   parseListParam,
+  parseSearchParam,
   requireScope,
   updateFromRequest,
   userIdOf,
@@ -18,15 +20,9 @@ const TAGS_PER_PAGE = 50;
 
 function readFilters(req: Request) {
   const query = req.query as Record<string, unknown>;
-  if (query.type !== undefined && !TYPES.includes(String(query.type))) {
-    throw inputError([{ field: 'type', error: `must be one of ${TYPES.join(', ')}` }]);
-  }
-  if (query.search !== undefined && (typeof query.search !== 'string' || query.search.length > 100)) {
-    throw inputError([{ field: 'search', error: 'must be a string of at most 100 characters' }]);
-  }
   return {
-    type: query.type as string | undefined,
-    search: (query.search as string | undefined) || undefined,
+    type: parseEnumParam(query, 'type', TYPES),
+    search: parseSearchParam(query, 100),
     ids: parseListParam(query, 'ids', isResourceId),
     categories: parseListParam(query, 'categories', isResourceId),
   };
