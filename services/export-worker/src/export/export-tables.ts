@@ -61,10 +61,7 @@ function entriesTable(
     columns: ENTRY_COLUMNS,
     openRows() {
       const params = new SqlParams();
-      const where = [`t.user_id = ${params.add(scope.userId)}`, 'NOT t.deleted'];
-      where.push(
-        ...buildEntryFilters(entryFiltersFor(resource, scope)).map((filter) => `(${filter(params.add)})`),
-      );
+      const where = entryConditions(params, resource, scope);
       // Oldest first, as a statement reads; (user_id, date, id) is indexed.
       const sql = `SELECT to_char(t.date, 'YYYY-MM-DD') AS date, a.name AS account, c.name AS category,
           CASE WHEN cardinality(t.tag_ids) = 0 THEN NULL
@@ -75,6 +72,19 @@ function entriesTable(
       return streamRows(source, sql, params.values);
     },
   };
+}
+
+/** The live entries of the export's user that one resource's filters select (alias `t`). */
+function entryConditions(
+  params: SqlParams,
+  resource: Parameters<typeof entryFiltersFor>[0],
+  scope: ExportScope,
+) {
+  return [
+    `t.user_id = ${params.add(scope.userId)}`,
+    'NOT t.deleted',
+    ...buildEntryFilters(entryFiltersFor(resource, scope)).map((filter) => `(${filter(params.add)})`),
+  ];
 }
 
 function summaryTable(source: DataSource, scope: ExportScope): ExportTable {
@@ -92,11 +102,7 @@ function summaryTable(source: DataSource, scope: ExportScope): ExportTable {
       // Each side honours its own resource's filters, so the summary agrees with the sheets beside it.
       const params = new SqlParams();
       const side = (resource: 'expenses' | 'incomes') =>
-        [
-          `t.user_id = ${params.add(scope.userId)}`,
-          'NOT t.deleted',
-          ...buildEntryFilters(entryFiltersFor(resource, scope)).map((f) => `(${f(params.add)})`),
-        ].join(' AND ');
+        entryConditions(params, resource, scope).join(' AND ');
       const sql = `SELECT currency, trim_scale(coalesce(sum(amount) FILTER (WHERE kind = 'e'), 0))::text AS expenses,
           count(*) FILTER (WHERE kind = 'e')::int AS expense_count,
           trim_scale(coalesce(sum(amount) FILTER (WHERE kind = 'i'), 0))::text AS incomes,
