@@ -18,6 +18,9 @@ export interface ResourceTableOptions<T extends SyncedRecord> {
   toColumns(snapshot: Snapshot): Record<string, unknown>;
 }
 
+/** Rows per statement when recording the revisions of a bulk update. */
+const REVISION_BATCH = 1_000;
+
 const isId = (id: string) => /^[1-9]\d{0,17}$/.test(id);
 
 /**
@@ -215,12 +218,28 @@ export class ResourceTable<T extends SyncedRecord> {
    * reference moves) so later writes based on those `modified` values can still merge three-way.
    */
   async recordRevisions(manager: EntityManager, userId: string, ids: string[]): Promise<void> {
-    if (!ids.length) return;
-    const rows: RawRow[] = await manager.query(
-      `SELECT ${this.selectList} FROM ${this.options.table} t WHERE t.user_id = $1 AND t.id = ANY($2::bigint[])`,
-      [userId, ids],
-    );
-    for (const row of rows) await this.recordRevision(manager, userId, this.read(row));
+    // A merge may move a million rows: read and record them a slice at a time, one INSERT per slice, so
+    // memory stays flat and the round trips are ids / REVISION_BATCH, not ids.
+    for (let start = 0; start < ids.length; start += REVISION_BATCH) {
+      const rows: RawRow[] = await manager.query(
+        `SELECT ${this.selectList} FROM ${this.options.table} t WHERE t.user_id = $1 AND t.id = ANY($2::bigint[])`,
+        [userId, ids.slice(start, start + REVISION_BATCH)],
+      );
+      const records = rows.map((row) => this.read(row));
+      await manager.query(
+        `INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot)
+         SELECT $1, r.id, r.modified_at, $2, r.snapshot
+         FROM unnest($3::bigint[], $4::timestamptz[], $5::jsonb[]) AS r (id, modified_at, snapshot)
+         ON CONFLICT DO NOTHING`,
+        [
+          this.options.kind,
+          userId,
+          records.map((record) => record.id),
+          records.map((record) => record.modifiedAt),
+          records.map((record) => JSON.stringify(this.options.toSnapshot(record))),
+        ],
+      );
+    }
   }
 
   private async recordRevision(manager: EntityManager, userId: string, record: T): Promise<void> {

@@ -174,6 +174,38 @@ describe('/accounts', () => {
     expect(await balanceOf(api.app, user, usd)).toBe(-112.52);
   });
 
+  it('when accounts of one currency are merged, then each moved entry has a revision: two clients editing from its new modified merge', async () => {
+    const a = await postAccount(api.app, user, { name: 'A', currency: { code: 'EUR' } });
+    const b = await postAccount(api.app, user, { name: 'B', currency: { code: 'EUR' } });
+    const ids = [];
+    for (let i = 0; i < 3; i += 1) ids.push(await postEntry(api.app, user, entry(a, -1 - i)));
+    await request(api.app)
+      .post('/accounts/merge')
+      .set('Authorization', user.auth)
+      .send({ accounts: [a], account: b })
+      .expect(204);
+    const revisions = await api.deps.dataSource.query(
+      `SELECT object_id::text AS id FROM resource_revisions r JOIN entries e ON e.id = r.object_id
+       WHERE r.kind = 'entries' AND r.modified_at = e.modified_at AND e.account_id = $1`,
+      [b],
+    );
+    expect(revisions.map((row: { id: string }) => row.id).sort()).toEqual([...ids].sort());
+    const moved = (await request(api.app).get(`/entries/${ids[1]}`).set('Authorization', user.auth)).body;
+    expect(moved).toMatchObject({ account: b, amount: -2 });
+    await request(api.app)
+      .patch(`/entries/${ids[1]}`)
+      .set('Authorization', user.auth)
+      .send({ modified: moved.modified, desc: 'first' })
+      .expect(200);
+    const merged = await request(api.app)
+      .patch(`/entries/${ids[1]}`)
+      .set('Authorization', user.auth)
+      .send({ modified: moved.modified, amount: -7 })
+      .expect(200);
+    expect(merged.body).toMatchObject({ desc: 'first', amount: -7, account: b });
+    expect(await balanceOf(api.app, user, b)).toBe(-1 - 7 - 3);
+  });
+
   it('when another user names an account on any route, then 404', async () => {
     const stranger = await createTestUser(api.deps);
     const id = await postAccount(api.app, user, { name: 'Mine', currency: { code: 'EUR' } });
