@@ -41,7 +41,11 @@ export const EXPORT_RESOURCES = [
 ] as const;
 export type ExportResource = (typeof EXPORT_RESOURCES)[number];
 
-export const EXPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
+/**
+ * `xls` is the reference API's name for the spreadsheet: it produces the same `.xlsx` workbook as `xlsx`.
+ * `ofx` is an OFX 2.2 bank statement per account, for importing into other finance software.
+ */
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'xls', 'pdf', 'ofx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Per-resource filters: categories and tags, each with its `!` exclusion twin. */

@@ -75,7 +75,7 @@ function entriesTable(
 }
 
 /** The live entries of the export's user that one resource's filters select (alias `t`). */
-function entryConditions(
+export function entryConditions(
   params: SqlParams,
   resource: Parameters<typeof entryFiltersFor>[0],
   scope: ExportScope,

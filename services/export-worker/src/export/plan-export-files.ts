@@ -7,14 +7,16 @@ import type { DataSource } from 'typeorm';
 import { writeCsv } from './csv.formatter';
 import type { ExportFile } from './export-file';
 import { tableFor } from './export-tables';
+import { writeOfxStatement } from './ofx-statement';
 import { writePdf } from './pdf.formatter';
 import { writeUserDataArchive } from './user-data.archive';
 import { writeXlsx } from './xlsx.formatter';
 
-const CONTENT_TYPES: Record<ExportFormat, string> = {
+const CONTENT_TYPES: Record<Exclude<ExportFormat, 'xls'>, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pdf: 'application/pdf',
+  ofx: 'application/x-ofx',
 };
 
 /**
@@ -54,7 +56,9 @@ export function planExportFiles(source: DataSource, record: ExportRecord): Expor
   const tables = () => resources.map((resource) => tableFor(source, resource, scope));
   const title = `Export ${record.from ?? '…'} – ${record.to ?? '…'}`;
   const files: ExportFile[] = [];
-  for (const format of record.formats as ExportFormat[]) {
+  // `xls` is the reference's name for the workbook: asked with `xlsx` too, one workbook is written.
+  const formats = [...new Set((record.formats as ExportFormat[]).map((f) => (f === 'xls' ? 'xlsx' : f)))];
+  for (const format of formats) {
     if (format === 'csv') {
       for (const resource of resources) {
         files.push({
@@ -74,6 +78,12 @@ export function planExportFiles(source: DataSource, record: ExportRecord): Expor
         filename: `export-${record.id}.pdf`,
         contentType: CONTENT_TYPES.pdf,
         write: (out) => writePdf(tables(), out, { title }),
+      });
+    } else if (format === 'ofx') {
+      files.push({
+        filename: `export-${record.id}.ofx`,
+        contentType: CONTENT_TYPES.ofx,
+        write: (out) => writeOfxStatement(source, scope, resources, out),
       });
     }
   }

@@ -48,15 +48,19 @@ export class LedgerSeed {
     description?: string;
     location?: string;
     currency?: string;
+    /** For an entry in another currency than its account's: the rate and the amount in the account. */
+    rate?: string;
+    accountAmount?: string;
     transactionOf?: string;
   }): Promise<string> {
+    const accountAmount = input.accountAmount ?? input.amount;
     const id = await this.insert('entries', {
       account_id: input.account,
       category_id: input.category ?? null,
       amount: input.amount,
       currency: input.currency ?? 'EUR',
-      rate: '1',
-      account_amount: input.amount,
+      rate: input.rate ?? '1',
+      account_amount: accountAmount,
       date: input.date,
       description: input.description ?? null,
       tag_ids: input.tags ?? [],
@@ -64,7 +68,7 @@ export class LedgerSeed {
       transaction_id: input.transactionOf ?? null,
     });
     await this.source.query(`UPDATE accounts SET entries_total = entries_total + $1 WHERE id = $2`, [
-      input.amount,
+      accountAmount,
       input.account,
     ]);
     return id;

@@ -10,6 +10,7 @@ const CONTENT_TYPES: Record<string, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pdf: 'application/pdf',
+  ofx: 'application/x-ofx',
   zip: 'application/zip',
   json: 'application/json',
 };
