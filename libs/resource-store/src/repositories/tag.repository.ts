@@ -13,6 +13,12 @@ export interface TagFilters {
   ids?: string[];
   /** Category ids; an empty list means "tags with no category". */
   categories?: string[];
+  /** Tags that appear on live entries together with any of these tags (these tags themselves excluded)… */
+  usedWithTags?: string[];
+  /** …on at least this many entries (default 1). */
+  usedWithTagsMin?: number;
+  /** Tags that appear on live entries of any of these categories. */
+  usedWithCategories?: string[];
 }
 
 export const TAG_COUNT_KEYS = ['entries', 'unsorted_entries', 'budgets'] as const;
@@ -29,6 +35,24 @@ function filtersOf(filters: TagFilters): SqlFilter[] {
       filters.categories!.length
         ? `t.category_id = ANY(${p(validIds(filters.categories!))}::bigint[])`
         : 't.category_id IS NULL',
+    );
+  }
+  if (filters.usedWithTags) {
+    const given = validIds(filters.usedWithTags);
+    // Counted through the GIN index on entries.tag_ids: the entries holding both this tag and a given one.
+    out.push(
+      (p) =>
+        `NOT (t.id = ANY(${p(given)}::bigint[])) AND (SELECT count(*) FROM entries e
+           WHERE e.user_id = t.user_id AND NOT e.deleted AND e.tag_ids @> ARRAY[t.id] AND e.tag_ids && ${p(given)}::bigint[]
+         ) >= ${p(filters.usedWithTagsMin ?? 1)}`,
+    );
+  }
+  if (filters.usedWithCategories) {
+    const categories = validIds(filters.usedWithCategories);
+    out.push(
+      (p) =>
+        `EXISTS (SELECT 1 FROM entries e WHERE e.user_id = t.user_id AND NOT e.deleted AND e.tag_ids @> ARRAY[t.id]
+           AND e.category_id = ANY(${p(categories)}::bigint[]))`,
     );
   }
   return out;

@@ -25,7 +25,21 @@ function readFilters(req: Request) {
     search: parseSearchParam(query, 100),
     ids: parseListParam(query, 'ids', isResourceId),
     categories: parseListParam(query, 'categories', isResourceId),
+    usedWithTags: nonEmpty(parseListParam(query, 'used_with_tags', isResourceId)),
+    usedWithTagsMin: readUsedWithTagsMin(query.used_with_tags_min),
+    usedWithCategories: nonEmpty(parseListParam(query, 'used_with_categories', isResourceId)),
   };
+}
+
+/** An empty `used_with_*` list filters nothing (unlike `categories=`, it has no "none" meaning). */
+const nonEmpty = (ids: string[] | undefined) => (ids?.length ? ids : undefined);
+
+function readUsedWithTagsMin(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+  if (value < 1)
+    throw inputError([{ field: 'used_with_tags_min', error: 'must be an integer of at least 1' }]);
+  return value;
 }
 
 export function tagsRoutes(deps: ApiDependencies): Router {

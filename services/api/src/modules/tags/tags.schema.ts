@@ -16,6 +16,21 @@ const listQuery = {
       type: 'string',
       description: 'Comma-separated category ids; empty: tags without a category.',
     },
+    used_with_tags: {
+      type: 'string',
+      description:
+        'Comma-separated tag ids: the tags used on entries together with any of them (those tags excluded).',
+    },
+    used_with_tags_min: {
+      type: 'integer',
+      minimum: 1,
+      default: 1,
+      description: 'With used_with_tags: on at least this many entries.',
+    },
+    used_with_categories: {
+      type: 'string',
+      description: 'Comma-separated category ids: the tags used on entries of any of those categories.',
+    },
   },
 };
 

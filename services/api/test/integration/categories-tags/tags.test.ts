@@ -6,6 +6,7 @@ import {
   createTestUser,
   startApiTestApp,
 } from '../../support/api-test-app';
+import { postAccount, postEntry } from '../ledger/ledger-http';
 
 describe('tags', () => {
   let t: ApiTestApp;
@@ -29,6 +30,53 @@ describe('tags', () => {
     expect(await names(`ids=${rent},${loose}`)).toEqual(['misc', 'rent']);
     expect(await names(`categories=${home}`)).toEqual(['rent']);
     expect(await names('categories=')).toEqual(['bonus', 'misc']);
+  });
+
+  it('when filtered by used_with_tags (with a minimum) and used_with_categories, then tags follow their live entries', async () => {
+    const who = await createTestUser(t.deps);
+    const account = await postAccount(t.app, who, { name: 'Cash', currency: { code: 'EUR' } });
+    const x = await createCategory(t.app, who, { name: 'X', type: 'expense' });
+    const y = await createCategory(t.app, who, { name: 'Y', type: 'expense' });
+    const tag = async (name: string) => createTag(t.app, who, { name, type: 'expense' });
+    const [a, b, c, d] = [await tag('a'), await tag('b'), await tag('c'), await tag('d')];
+    await tag('unused');
+    const entry = (category: string, tags: string[]) =>
+      postEntry(t.app, who, {
+        amount: -1,
+        currency: { code: 'EUR' },
+        date: '2025-05-09',
+        account,
+        category,
+        tags,
+      });
+    await entry(x, [a, b]);
+    await entry(x, [a, c]);
+    await entry(y, [a, b]);
+    await entry(y, [d]);
+    const gone = await entry(x, [a, d]);
+    await request(t.app).delete(`/entries/${gone}`).set('Authorization', who.auth).expect(204);
+    const names = async (query: string) =>
+      (await request(t.app).get(`/tags?${query}`).set('Authorization', who.auth).expect(200)).body
+        .map((found: { name: string }) => found.name)
+        .sort();
+    expect(await names(`used_with_tags=${a}`)).toEqual(['b', 'c']);
+    expect(await names(`used_with_tags=${a}&used_with_tags_min=2`)).toEqual(['b']);
+    expect(await names(`used_with_tags=${b},${c}`)).toEqual(['a']);
+    expect(await names(`used_with_tags=${d}`)).toEqual([]);
+    expect(await names(`used_with_categories=${x}`)).toEqual(['a', 'b', 'c']);
+    expect(await names(`used_with_categories=${y}&used_with_tags=${b}`)).toEqual(['a']);
+    const bad = await request(t.app)
+      .get(`/tags?used_with_tags=${a}&used_with_tags_min=0`)
+      .set('Authorization', who.auth)
+      .expect(400);
+    expect(bad.body.fields).toEqual([
+      { field: 'used_with_tags_min', error: 'must be an integer of at least 1' },
+    ]);
+    // Another user naming these tags sees none of this user's usage.
+    const stranger = await createTestUser(t.deps);
+    await createTag(t.app, stranger, { name: 'theirs', type: 'expense' });
+    const theirs = await request(t.app).get(`/tags?used_with_tags=${a}`).set('Authorization', stranger.auth);
+    expect(theirs.body).toEqual([]);
   });
 
   it('when no per_page is given, then tags come 50 a page', async () => {
