@@ -73,6 +73,10 @@ export const FILTERABLE_RESOURCES = ['expenses', 'incomes'] as const;
 export const EXPORT_CLEANUP_JOB_NAME = 'export.cleanup';
 export const EXPORT_CLEANUP_JOB_ID = 'export-cleanup';
 
+/** The repeatable job that sends the push outbox's due pushes (retries included). */
+export const PUSH_SEND_JOB_NAME = 'push.send';
+export const PUSH_SEND_JOB_ID = 'push-send';
+
 /**
  * How the API enqueues an export: one job per export (idempotent id), retried with exponential backoff
  * (5 s, 10 s, 20 s, …) on transient failures; the worker stops early on permanent ones (UnrecoverableError).

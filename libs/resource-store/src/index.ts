@@ -53,7 +53,13 @@ export type {
 export { NotificationRepository } from './repositories/notification.repository';
 export type { NewNotification, NotificationRecord } from './repositories/notification.repository';
 export { PUSH_TOKEN_TYPES, PushTokenRepository } from './repositories/push-token.repository';
-export type { PushDelivery, PushToken, PushTokenType } from './repositories/push-token.repository';
+export type {
+  DuePush,
+  PushDelivery,
+  PushDeliveryStatus,
+  PushToken,
+  PushTokenType,
+} from './repositories/push-token.repository';
 export {
   AccountRepository,
   accountsTable,

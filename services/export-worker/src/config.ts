@@ -3,9 +3,11 @@ import {
   databaseShape,
   defineConfig,
   envInt,
+  envOptionalString,
   envOptionalUrl,
   envPort,
   envString,
+  envUrl,
   publicUrlShape,
   redisShape,
   runtimeShape,
@@ -32,6 +34,25 @@ export const workerConfigShape = {
   /** When set (smtp://user:pass@host:port), "sending" also emails the link to the user. */
   SMTP_URL: envOptionalUrl(),
   SMTP_FROM: envString('PFS <no-reply@localhost>'),
+  /** Push providers (docs/exports.md, "Push"); each is off until its credentials are set. */
+  APNS_KEY_FILE: envOptionalString(),
+  APNS_KEY_ID: envOptionalString(),
+  APNS_TEAM_ID: envOptionalString(),
+  /** The iOS app's bundle id. */
+  APNS_TOPIC: envOptionalString(),
+  APNS_URL: envUrl('https://api.push.apple.com'),
+  /** A Google service-account key file (JSON) with access to the Firebase project. */
+  FCM_SERVICE_ACCOUNT_FILE: envOptionalString(),
+  FCM_URL: envUrl('https://fcm.googleapis.com'),
+  WNS_CLIENT_ID: envOptionalString(),
+  WNS_CLIENT_SECRET: envOptionalString(),
+  WNS_TOKEN_URL: envUrl('https://login.live.com/accesstoken.srf'),
+  /** Comma-separated host suffixes a Windows channel URI may point at. */
+  WNS_CHANNEL_HOSTS: envString('notify.windows.com'),
+  /** How often pushes a provider refused for a while are tried again. */
+  PUSH_RETRY_INTERVAL_SECONDS: envInt(30, 1, 3600),
+  /** Attempts before a push is given up. */
+  PUSH_MAX_ATTEMPTS: envInt(5, 1, 50),
   /** Stalled checks: a job whose worker died is handed to another worker after this many ms. */
   WORKER_STALLED_INTERVAL_MS: envInt(30_000, 100, 600_000),
 };

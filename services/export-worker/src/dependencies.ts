@@ -13,6 +13,8 @@ import { createStorage } from '@pfs/storage';
 import type { WorkerConfig } from './config';
 import { createMailer } from './delivery/mailer';
 import { createUserSlots } from './delivery/user-slots';
+import { closePushProviders, createPushProviders } from './push/create-push-providers';
+import { sendDuePushes } from './push/send-due-pushes.use-case';
 import type { PipelineDependencies } from './use-cases/pipeline-dependencies';
 
 export interface WorkerDependencies extends PipelineDependencies {
@@ -25,6 +27,8 @@ export async function createWorkerDependencies(
   config: WorkerConfig,
   logger: Logger,
 ): Promise<WorkerDependencies> {
+  // Built first: a push misconfiguration stops the worker before it opens any connection.
+  const providers = createPushProviders(config);
   const dataSource = await openDatabase({
     url: config.DATABASE_URL,
     migrationSets: [resourceMigrations],
@@ -39,6 +43,7 @@ export async function createWorkerDependencies(
     },
   );
   const mailer = createMailer(config.SMTP_URL, config.SMTP_FROM);
+  const pushTokens = new PushTokenRepository(dataSource);
   return {
     config,
     logger,
@@ -47,13 +52,15 @@ export async function createWorkerDependencies(
     storage: createStorage(config),
     exports: new ExportRepository(dataSource),
     notifications: new NotificationRepository(dataSource),
-    pushTokens: new PushTokenRepository(dataSource),
+    pushTokens,
+    sendPushes: () => sendDuePushes({ pushTokens, providers, logger, maxAttempts: config.PUSH_MAX_ATTEMPTS }),
     users: new UserRepository(dataSource),
     slots: createUserSlots(redis, config.EXPORT_USER_CONCURRENCY),
     mailer,
     ttlSeconds: config.EXPORT_TTL_SECONDS,
     async close() {
       mailer?.close();
+      await closePushProviders(providers);
       await closeRedis(redis);
       if (dataSource.isInitialized) await dataSource.destroy();
     },

@@ -40,7 +40,7 @@ async function main() {
         if (requeued) logger.warn({ requeued }, 'unfinished exports queued again');
         return cleanupExpiredExports(ready);
       };
-      worker = startExportWorker(config, logger, handleExportJob(ready), maintain);
+      worker = startExportWorker(config, logger, handleExportJob(ready), maintain, ready.sendPushes);
       await worker.waitUntilReady();
       await scheduleExportCleanup(config);
       server = await startHttpServer(

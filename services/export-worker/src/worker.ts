@@ -5,6 +5,8 @@ import {
   EXPORT_JOB_VERSION,
   EXPORT_QUEUE_NAME,
   exportJobOptions,
+  PUSH_SEND_JOB_ID,
+  PUSH_SEND_JOB_NAME,
   queuePrefix,
 } from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
@@ -15,6 +17,7 @@ import {
   CleanupJobHandler,
   createExportProcessor,
   ExportJobHandler,
+  PushJobHandler,
 } from './processors/export-resources.processor';
 
 /**
@@ -27,6 +30,7 @@ export function startExportWorker(
   logger: Logger,
   handle: ExportJobHandler,
   cleanup?: CleanupJobHandler,
+  sendPushes?: PushJobHandler,
 ): Worker {
   const connection = createRedisClient({
     url: config.REDIS_URL,
@@ -34,7 +38,7 @@ export function startExportWorker(
     forBlockingQueue: true,
     lazyConnect: false,
   });
-  const worker = new Worker(EXPORT_QUEUE_NAME, createExportProcessor(handle, logger, cleanup), {
+  const worker = new Worker(EXPORT_QUEUE_NAME, createExportProcessor(handle, logger, cleanup, sendPushes), {
     connection,
     prefix: queuePrefix(config.REDIS_KEY_PREFIX),
     concurrency: config.WORKER_CONCURRENCY,
@@ -51,7 +55,10 @@ export function startExportWorker(
   return worker;
 }
 
-/** Registers the repeatable cleanup job (idempotent: every worker may call it at start). */
+/**
+ * Registers the repeatable jobs, the expired-export cleanup and the push outbox's retries (idempotent: every
+ * worker may call it at start).
+ */
 export async function scheduleExportCleanup(config: WorkerConfig): Promise<void> {
   const connection = createRedisClient({
     url: config.REDIS_URL,
@@ -65,6 +72,11 @@ export async function scheduleExportCleanup(config: WorkerConfig): Promise<void>
       EXPORT_CLEANUP_JOB_ID,
       { every: config.EXPORT_CLEANUP_INTERVAL_SECONDS * 1000 },
       { name: EXPORT_CLEANUP_JOB_NAME, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } },
+    );
+    await queue.upsertJobScheduler(
+      PUSH_SEND_JOB_ID,
+      { every: config.PUSH_RETRY_INTERVAL_SECONDS * 1000 },
+      { name: PUSH_SEND_JOB_NAME, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } },
     );
   } finally {
     await queue.close();

@@ -2,6 +2,7 @@ import {
   EXPORT_CLEANUP_JOB_NAME,
   EXPORT_JOB_NAME,
   ExportJobPayload,
+  PUSH_SEND_JOB_NAME,
   ExportJobPayloadSchema,
 } from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
@@ -14,12 +15,25 @@ export interface ExportJobHandler {
 /** The scheduled cleanup of expired export files. */
 export type CleanupJobHandler = () => Promise<number>;
 
+/** The scheduled sending of due pushes; returns how many were settled. */
+export type PushJobHandler = () => Promise<number>;
+
 /**
  * The thin BullMQ processor: checks the job against the shared contract, then hands it to the export
  * pipeline. A job that breaks the contract can never succeed, so it fails without retries.
  */
-export function createExportProcessor(handle: ExportJobHandler, logger: Logger, cleanup?: CleanupJobHandler) {
+export function createExportProcessor(
+  handle: ExportJobHandler,
+  logger: Logger,
+  cleanup?: CleanupJobHandler,
+  sendPushes?: PushJobHandler,
+) {
   return async (job: Job, token?: string): Promise<void> => {
+    if (job.name === PUSH_SEND_JOB_NAME && sendPushes) {
+      const settled = await sendPushes();
+      if (settled) logger.info({ settled }, 'pushes sent or settled');
+      return;
+    }
     if (job.name === EXPORT_CLEANUP_JOB_NAME && cleanup) {
       const cleaned = await cleanup();
       if (cleaned) logger.info({ cleaned }, 'expired exports cleaned');

@@ -10,9 +10,10 @@ const formatSize = (bytes: number) =>
 
 /**
  * sending → sent: the export reaches the user. "Sent" means all of: a notification in
- * /me/notifications; a push recorded for each registered device when the export is not `seen`
- * (no push provider is called: docs/exports.md); and, when SMTP_URL is set, an email with the link.
- * The notification and pushes are recorded once per export, so a retry never repeats them.
+ * /me/notifications; a push queued in the outbox for each registered device when the export is not `seen`
+ * (then sent to the providers: docs/exports.md, "Push"); and, when SMTP_URL is set, an email with the link.
+ * The notification and pushes are recorded once per export, so a retry never repeats them. A provider's
+ * outage does not hold the export back: its pushes stay in the outbox and the scheduled job retries them.
  */
 export async function deliverExport(
   deps: PipelineDependencies,
@@ -33,6 +34,11 @@ export async function deliverExport(
         export: { id: record.id, status: 'generated' },
       });
     }
+    await deps
+      .sendPushes?.()
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error }, 'pushes left in the outbox for the next run'),
+      );
   }
   if (deps.mailer) {
     const user = await deps.users.findById(record.userId);

@@ -21,6 +21,8 @@ export interface PipelineDependencies {
   users: UserRepository;
   slots: UserSlots;
   mailer?: Mailer;
+  /** Sends the push outbox's due pushes (absent: pushes wait for the scheduled job). */
+  sendPushes?: () => Promise<number>;
   /** Lifetime of the file and its link. */
   ttlSeconds: number;
 }

@@ -1,6 +1,8 @@
 import {
   EXPORT_CLEANUP_JOB_ID,
   EXPORT_CLEANUP_JOB_NAME,
+  PUSH_SEND_JOB_ID,
+  PUSH_SEND_JOB_NAME,
   EXPORT_JOB_NAME,
   EXPORT_QUEUE_NAME,
   exportJobId,
@@ -283,16 +285,20 @@ describe('the export queue', () => {
     }
   });
 
-  it('when workers start, then the cleanup is one repeatable job, however many workers register it', async () => {
+  it('when workers start, then the cleanup and the push sender are one repeatable job each, however many workers register them', async () => {
     await scheduleExportCleanup(config);
     await scheduleExportCleanup(config);
     const schedulers = await queue.getJobSchedulers();
-    expect(schedulers).toEqual([
-      expect.objectContaining({
-        key: EXPORT_CLEANUP_JOB_ID,
-        name: EXPORT_CLEANUP_JOB_NAME,
-        every: 3600 * 1000,
-      }),
-    ]);
+    expect(schedulers).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          key: EXPORT_CLEANUP_JOB_ID,
+          name: EXPORT_CLEANUP_JOB_NAME,
+          every: 3600 * 1000,
+        }),
+        expect.objectContaining({ key: PUSH_SEND_JOB_ID, name: PUSH_SEND_JOB_NAME, every: 30 * 1000 }),
+      ]),
+    );
+    expect(schedulers).toHaveLength(2);
   });
 });

@@ -1,0 +1,119 @@
+import type { PushToken } from '@pfs/resource-store';
+import {
+  isTemporaryStatus,
+  PushMessage,
+  PushOutcome,
+  PushProvider,
+  retryAfterSeconds,
+} from './push-provider';
+
+export interface WnsOptions {
+  clientId: string;
+  clientSecret: string;
+  /** `https://login.live.com/accesstoken.srf`. */
+  tokenUrl: string;
+  /**
+   * Host suffixes a channel URI may point at (`notify.windows.com`). The channel URI is the device token a
+   * client registered: without this check, a client could make the worker POST to any host (SSRF).
+   */
+  channelHosts: string[];
+  timeoutMs?: number;
+}
+
+const escapeXml = (text: string) =>
+  text.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
+  );
+
+/** Windows Push Notification Services: a toast POSTed to the device's channel URI with an OAuth token. */
+export class WnsProvider implements PushProvider {
+  readonly name = 'wns';
+  private accessToken: { value: string; expiresAt: number } | undefined;
+
+  constructor(private readonly options: WnsOptions) {}
+
+  /** The channel URI if it is one WNS would issue: https on an allowed host (plain http on loopback, for tests). */
+  private channelOf(token: string): URL | undefined {
+    let url: URL;
+    try {
+      url = new URL(token);
+    } catch {
+      return undefined;
+    }
+    const host = url.hostname.toLowerCase();
+    const allowed = this.options.channelHosts.some(
+      (suffix) => host === suffix || host.endsWith(`.${suffix}`),
+    );
+    const loopback = host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+    if (!allowed || (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))) return undefined;
+    return url;
+  }
+
+  private async token(): Promise<string> {
+    if (this.accessToken && Date.now() < this.accessToken.expiresAt) return this.accessToken.value;
+    const answer = await fetch(this.options.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: this.options.clientId,
+        client_secret: this.options.clientSecret,
+        scope: 'notify.windows.com',
+      }),
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+    });
+    if (!answer.ok) throw new Error(`WNS token endpoint answered ${answer.status}`);
+    const body = (await answer.json()) as { access_token?: string; expires_in?: number };
+    if (!body.access_token) throw new Error('WNS token endpoint gave no access_token');
+    this.accessToken = {
+      value: body.access_token,
+      expiresAt: Date.now() + Math.max(0, (body.expires_in ?? 3600) - 60) * 1000,
+    };
+    return body.access_token;
+  }
+
+  async send(device: PushToken, message: PushMessage): Promise<PushOutcome> {
+    const channel = this.channelOf(device.token);
+    if (!channel) return { kind: 'invalid-token', reason: 'WNS channel URI is not on an allowed WNS host' };
+    const launch = new URLSearchParams(message.data).toString();
+    const toast =
+      `<toast launch="${escapeXml(launch)}"><visual><binding template="ToastGeneric">` +
+      `<text>${escapeXml(message.title)}</text><text>${escapeXml(message.body)}</text>` +
+      `</binding></visual></toast>`;
+    let answer: Response;
+    try {
+      answer = await fetch(channel, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${await this.token()}`,
+          'content-type': 'text/xml',
+          'x-wns-type': 'wns/toast',
+          'x-wns-tag': message.collapseId.slice(0, 16),
+        },
+        body: toast,
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
+    } catch (error) {
+      return { kind: 'retry', reason: `WNS: ${(error as Error).message}` };
+    }
+    const described = `WNS ${answer.status} ${answer.headers.get('x-wns-notificationstatus') ?? ''}`.trim();
+    if (answer.ok) return { kind: 'sent' };
+    if (answer.status === 404 || answer.status === 410) return { kind: 'invalid-token', reason: described };
+    if (answer.status === 401) {
+      this.accessToken = undefined;
+      return { kind: 'retry', reason: described };
+    }
+    if (isTemporaryStatus(answer.status) || answer.status === 406) {
+      return {
+        kind: 'retry',
+        reason: described,
+        retryAfterSeconds: retryAfterSeconds(answer.headers.get('retry-after')),
+      };
+    }
+    return { kind: 'failed', reason: described };
+  }
+
+  async close(): Promise<void> {}
+}
