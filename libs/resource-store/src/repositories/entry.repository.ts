@@ -203,9 +203,18 @@ export class EntryRepository {
     return this.findLiveIds(manager, 'tags', userId, ids);
   }
 
+  /** Ids of the user's live images among `ids` (entries may hold only those). */
+  async findLiveImageIds(
+    manager: EntityManager | DataSource,
+    userId: string,
+    ids: string[],
+  ): Promise<string[]> {
+    return this.findLiveIds(manager, 'images', userId, ids);
+  }
+
   private async findLiveIds(
     manager: EntityManager | DataSource,
-    table: 'categories' | 'tags',
+    table: 'categories' | 'tags' | 'images',
     userId: string,
     ids: string[],
   ): Promise<string[]> {
