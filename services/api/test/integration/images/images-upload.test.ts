@@ -246,6 +246,7 @@ describe('POST /images with Idempotency-Key', () => {
     const again = await send(bytes).expect(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
     expect(again.headers.location).toBe(first.headers.location);
     const list = await request(api.app).get('/images').set('Authorization', user.auth).expect(200);
     expect(list.body).toHaveLength(1);
