@@ -26,11 +26,17 @@ const mediaTypeOf = (header: string | undefined) => (header ?? '').split(';')[0]
 async function readLimited(stream: Readable, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    // The rest of the body is discarded by Node once the 413 is sent (the connection stays usable).
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of stream) {
+      size += (chunk as Buffer).length;
+      // The rest of the body is discarded by Node once the 413 is sent (the connection stays usable).
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // The client went away mid-upload: its fault, not a server fault worth an error log.
+    throw inputError([{ field: '(body)', error: 'was interrupted before it was complete' }]);
   }
   return Buffer.concat(chunks, size);
 }

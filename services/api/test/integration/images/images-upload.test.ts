@@ -1,4 +1,7 @@
 import { readdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
@@ -229,6 +232,76 @@ describe('POST /images refusals', () => {
     const reader = await newImageUser(api, 'images:r');
     const answer = await upload(api, reader, PDF_BYTES, 'application/pdf').expect(403);
     expect(answer.body.error_id).toBe('error.auth.scope');
+  });
+});
+
+/** CRC-32 of PNG chunks (node 20 has no zlib.crc32). */
+function crc32(data: Buffer): number {
+  let crc = ~0;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+describe('POST /images against oversized content', () => {
+  it('when a small PNG declares a 100-megapixel canvas, then 400 before decoding it', async () => {
+    const header = Buffer.alloc(13);
+    header.writeUInt32BE(10_000, 0);
+    header.writeUInt32BE(10_000, 4);
+    header.set([8, 2, 0, 0, 0], 8);
+    const bomb = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      pngChunk('IHDR', header),
+      // A few rows of pixel data: the header reads as valid; decoding it all would need 300 MB.
+      pngChunk('IDAT', deflateSync(Buffer.alloc(30_001))),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ]);
+    const answer = await upload(api, user, bomb, 'image/png').expect(400);
+    expect(answer.body.fields).toEqual([{ field: '(body)', error: 'must be at most 50 megapixels' }]);
+  });
+
+  it('when a chunked body without Content-Length passes the limit, then 413 while it is being sent', async () => {
+    const server = api.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/images',
+            headers: { Authorization: user.auth, 'Content-Type': 'application/pdf', Connection: 'close' },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk) => (body += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.write(PDF_BYTES);
+        const chunk = Buffer.alloc(16 * 1024);
+        for (let sent = 0; sent <= TEST_MAX_BYTES; sent += chunk.length) req.write(chunk);
+        req.end();
+      });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body).error_id).toBe('error.payload.too_large');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
