@@ -165,6 +165,34 @@ describe('Entry images', () => {
     expect(merged.body.desc).toBe('later');
   });
 
+  it("when a batch names an image that is not the user's, then 400 naming the item and nothing is created", async () => {
+    const photo = await uploadImage(api, ada);
+    const answer = await as(ada)
+      .post('/entries', [
+        entry({ images: [{ id: photo }] }),
+        entry({ images: [{ id: photo }, { id: '424242' }] }),
+      ])
+      .expect(400);
+    expect(answer.body.fields).toEqual([{ field: '1.images.1', error: 'must be one of your images' }]);
+    expect((await as(ada).get('/entries').expect(200)).body).toEqual([]);
+  });
+
+  it('when a transfer holds images, then its companion shows them too, and loses them with the image', async () => {
+    const savings = await postAccount(api.app, ada, { name: 'Savings', currency: { code: 'EUR' } });
+    const photo = await uploadImage(api, ada);
+    const id = await postEntry(
+      api.app,
+      ada,
+      entry({ images: [{ id: photo }], transaction: { account: savings } }),
+    );
+    const transfer = (await as(ada).get(`/entries/${id}`).expect(200)).body;
+    const companion = (await as(ada).get(`/entries/${transfer.transaction.id}`).expect(200)).body;
+    expect(companion.images.map((image: { id: string }) => image.id)).toEqual([photo]);
+    await as(ada).delete(`/images/${photo}`).expect(204);
+    expect((await as(ada).get(`/entries/${id}`).expect(200)).body.images).toBeUndefined();
+    expect((await as(ada).get(`/entries/${companion.id}`).expect(200)).body.images).toBeUndefined();
+  });
+
   it('when a page of entries holds images, then they are looked up in one query', async () => {
     const photos = await Promise.all([1, 2, 3].map(() => uploadImage(api, ada)));
     for (const photo of photos) await postEntry(api.app, ada, entry({ images: [{ id: photo }] }));
