@@ -38,10 +38,8 @@ function requestBodyOf(schema: ResourceSchema, link: HyperLink): JsonSchema | un
         : link.submission === 'patch'
           ? { type: 'object', description: 'JSON merge patch (RFC 7396); modified is required.' }
           : link.submission;
-  return {
-    required: true,
-    content: { 'application/json': { schema: body }, [VENDOR_MEDIA_TYPE]: { schema: body } },
-  };
+  const types = link.submissionMediaTypes ?? ['application/json', VENDOR_MEDIA_TYPE];
+  return { required: true, content: Object.fromEntries(types.map((type) => [type, { schema: body }])) };
 }
 
 function responsesOf(schema: ResourceSchema, link: HyperLink): JsonSchema {
@@ -51,8 +49,16 @@ function responsesOf(schema: ResourceSchema, link: HyperLink): JsonSchema {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   };
   const target = link.target ?? 'none';
-  const ok =
-    link.method === 'POST' && link.rel === 'create'
+  const file = { type: 'string', format: 'binary' };
+  const ok = link.targetMediaTypes
+    ? {
+        '200': {
+          description: 'The file',
+          content: Object.fromEntries(link.targetMediaTypes.map((type) => [type, { schema: file }])),
+        },
+        '304': { description: 'Not modified (If-None-Match).' },
+      }
+    : link.method === 'POST' && link.rel === 'create'
       ? { '201': { description: 'Created; Location names the new object.' } }
       : target === 'none'
         ? { '204': { description: 'Done.' } }

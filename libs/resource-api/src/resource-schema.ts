@@ -14,6 +14,10 @@ export interface HyperLink {
   submission?: 'create' | 'update' | 'patch' | JsonSchema;
   /** What the response body is: one object, a list of them, or nothing. */
   target?: 'object' | 'list' | 'none' | JsonSchema;
+  /** Media types of a non-JSON request body (a file upload); default: JSON. */
+  submissionMediaTypes?: string[];
+  /** Media types of a non-JSON response (a file download); default: the JSON representation. */
+  targetMediaTypes?: string[];
   /** Scope needed, shown in the docs and OpenAPI. */
   scope?: string;
 }
@@ -83,7 +87,10 @@ export function hyperSchemaDocument(schema: ResourceSchema, baseUrl: string): Js
       title: link.title,
       targetHints: { allow: [link.method], ...(link.scope ? { scope: [link.scope] } : {}) },
       ...(link.hrefSchema ? { hrefSchema: link.hrefSchema } : {}),
-      ...(link.submission ? { submissionMediaType: 'application/vnd.service+json' } : {}),
+      ...(link.submission
+        ? { submissionMediaType: link.submissionMediaTypes?.join(', ') ?? 'application/vnd.service+json' }
+        : {}),
+      ...(link.targetMediaTypes ? { targetMediaType: link.targetMediaTypes.join(', ') } : {}),
       ...(link.submission === 'create' ? { submissionSchema: { $ref: '#/$defs/create' } } : {}),
       ...(link.submission === 'update' ? { submissionSchema: { $ref: '#/$defs/update' } } : {}),
       ...(link.submission === 'patch' ? { submissionSchema: { type: 'object' } } : {}),

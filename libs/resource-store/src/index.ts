@@ -75,3 +75,7 @@ export { IdempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotencyClaim, StoredResponse } from './repositories/idempotency.repository';
 export { UserProfileRepository } from './repositories/user-profile.repository';
 export type { ProfileUpdate, ProfileUpdateResult } from './repositories/user-profile.repository';
+export { ImageRepository } from './repositories/image.repository';
+export type { ImageFilters } from './repositories/image.repository';
+export { IMAGE_STATUSES, IMAGE_TYPES, imagesTable } from './repositories/images-table';
+export type { ImageRecord, ImageStatus, ImageType, NewImage } from './repositories/images-table';

@@ -55,6 +55,9 @@ export function buildApiApp(deps: ApiDependencies): Express {
   app.use(exportFilesRoutes(deps));
   // Authentication first, so every answer from here on (406, 415 and 400 included) carries X-RateLimit-*.
   app.use(authenticate(deps.gate, personalTokenUseRecorder(deps)));
+  for (const module of apiModules) {
+    if (module.fileRoutes) app.use(module.fileRoutes(deps));
+  }
   app.use(negotiateMediaType);
   app.use(requireJsonBody);
   app.use(express.json({ type: jsonBodyTypes, limit: '256kb' }));

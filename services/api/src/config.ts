@@ -45,6 +45,8 @@ export const apiConfigShape = {
   TLS_KEY_FILE: envOptionalString(),
   /** Express `trust proxy`: which hops may set X-Forwarded-Proto/For (loopback, a CIDR list, or a hop count). */
   TRUST_PROXY: envString('loopback'),
+  /** Largest accepted image or PDF upload in bytes (POST /images; bigger is a 413). */
+  IMAGE_MAX_BYTES: envInt(10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
 };
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;

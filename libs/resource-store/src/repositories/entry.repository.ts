@@ -33,6 +33,8 @@ export interface Entry extends SyncedRecord {
   completed: boolean;
   /** The companion entry of a transfer. */
   transactionId: string | null;
+  /** Attached images (ids of the images table), at most 4. */
+  imageIds: string[];
 }
 
 /**
@@ -51,6 +53,7 @@ export interface EntrySnapshot extends Snapshot {
   reminders?: EntryReminder[];
   completed: boolean;
   transaction?: { id: string };
+  images?: Array<{ id: string }>;
   extra?: Record<string, unknown>;
   account_amount: string;
 }
@@ -73,6 +76,7 @@ export const entriesTable = new ResourceTable<Entry>({
     'reminders',
     'completed',
     'transaction_id',
+    'image_ids',
   ],
   // Fields listed one by one: an object spread followed by many properties sends V8 down a slow path
   // (measured ~50 µs a row), which a page of 200 entries pays 200 times.
@@ -97,6 +101,7 @@ export const entriesTable = new ResourceTable<Entry>({
     reminders: (row.reminders as EntryReminder[] | null) ?? null,
     completed: Boolean(row.completed),
     transactionId: row.transaction_id === null ? null : String(row.transaction_id),
+    imageIds: ((row.image_ids as unknown[]) ?? []).map(String),
   }),
   toSnapshot: (entry: Entry): EntrySnapshot => ({
     amount: entry.amount,
@@ -110,6 +115,7 @@ export const entriesTable = new ResourceTable<Entry>({
     ...(entry.reminders?.length ? { reminders: entry.reminders } : {}),
     completed: entry.completed,
     ...(entry.transactionId ? { transaction: { id: entry.transactionId } } : {}),
+    ...(entry.imageIds.length ? { images: entry.imageIds.map((id) => ({ id })) } : {}),
     ...(entry.extra ? { extra: entry.extra } : {}),
     account_amount: entry.accountAmount,
   }),
@@ -130,6 +136,7 @@ export const entriesTable = new ResourceTable<Entry>({
       reminders: entry.reminders?.length ? JSON.stringify(entry.reminders) : null,
       completed: entry.completed,
       transaction_id: entry.transaction?.id ?? null,
+      image_ids: (entry.images ?? []).map((image) => image.id),
       extra: entry.extra ? JSON.stringify(entry.extra) : null,
     };
   },
@@ -196,9 +203,18 @@ export class EntryRepository {
     return this.findLiveIds(manager, 'tags', userId, ids);
   }
 
+  /** Ids of the user's live images among `ids` (entries may hold only those). */
+  async findLiveImageIds(
+    manager: EntityManager | DataSource,
+    userId: string,
+    ids: string[],
+  ): Promise<string[]> {
+    return this.findLiveIds(manager, 'images', userId, ids);
+  }
+
   private async findLiveIds(
     manager: EntityManager | DataSource,
-    table: 'categories' | 'tags',
+    table: 'categories' | 'tags' | 'images',
     userId: string,
     ids: string[],
   ): Promise<string[]> {

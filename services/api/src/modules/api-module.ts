@@ -11,4 +11,10 @@ export interface ApiModule {
   name: string;
   schemas?: ResourceSchema[];
   routes(deps: ApiDependencies): Router;
+  /**
+   * Routes whose bodies are not JSON (file uploads and downloads): mounted after authentication and rate
+   * limiting but before Accept negotiation, the 415 check and the JSON parser. They check scopes, content
+   * types and sizes themselves (a JSON response calls negotiateMediaType first).
+   */
+  fileRoutes?(deps: ApiDependencies): Router;
 }

@@ -4,9 +4,15 @@ import type { Entry } from '@pfs/resource-store';
 
 /**
  * The `/entries` representation. `companion` is the other side of a transfer, when there is one;
- * `mainRate` converts the entry's currency to the user's current main currency on the entry's date.
+ * `mainRate` converts the entry's currency to the user's current main currency on the entry's date;
+ * `images` are the entry's live images, already presented (`[{id, path, filename, type, status}]`).
  */
-export function presentEntry(entry: Entry, companion?: Entry, mainRate?: Decimal): Record<string, unknown> {
+export function presentEntry(
+  entry: Entry,
+  companion?: Entry,
+  mainRate?: Decimal,
+  images?: Array<Record<string, unknown>>,
+): Record<string, unknown> {
   return compact({
     id: entry.id,
     amount: amountToJson(entry.amount),
@@ -23,6 +29,7 @@ export function presentEntry(entry: Entry, companion?: Entry, mainRate?: Decimal
     tags: entry.tagIds,
     location: entry.location,
     reminders: entry.reminders,
+    images,
     completed: entry.completed,
     transaction:
       entry.transactionId === null

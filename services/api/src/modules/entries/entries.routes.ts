@@ -7,7 +7,13 @@ import {
   requireScope,
   userIdOf,
 } from '@pfs/resource-api';
-import { buildEntryFilters, type Entry, entriesTable, type Snapshot } from '@pfs/resource-store';
+import {
+  buildEntryFilters,
+  type Entry,
+  entriesTable,
+  ImageRepository,
+  type Snapshot,
+} from '@pfs/resource-store';
 import { type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
@@ -22,12 +28,14 @@ import { SumRange, sumEntries } from './sum-entries.use-case';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
 import { updateEntry } from './update-entry.use-case';
 import { ratesReady } from '../currencies/rate-book';
+import { presentEntryImage } from '../images/images.presenter';
 
 export function entriesRoutes(deps: ApiDependencies): Router {
   const router = Router();
   const api = deps.resourceApi;
   const ledger = ledgerDepsOf(deps);
   const idempotent = idempotentPost(deps.dataSource);
+  const imageRepository = new ImageRepository(deps.dataSource);
   router.use('/entries', ratesReady(deps.rates));
 
   /**
@@ -35,16 +43,26 @@ export function entriesRoutes(deps: ApiDependencies): Router {
    * concurrent with the companions' read; a list passes the main currency it read beside its page).
    */
   async function presenterFor(userId: string, entries: Entry[], knownMain?: string) {
-    const [companions, main] = await Promise.all([
+    const [companions, main, images] = await Promise.all([
       companionsOf(userId, entries),
       knownMain ?? ledger.entries.findMainCurrency(deps.dataSource, userId),
+      imagesOf(userId, entries),
     ]);
     return (entry: Entry) =>
       presentEntry(
         entry,
         companions.get(entry.transactionId ?? ''),
         findCrossRate(deps.rates, entry.currency, main, entry.date),
+        entry.imageIds.flatMap((id) => (images.has(id) ? [images.get(id)!] : [])),
       );
+  }
+
+  /** The live images of a page of entries, presented, in one query (none when no entry has images). */
+  async function imagesOf(userId: string, entries: Entry[]): Promise<Map<string, Record<string, unknown>>> {
+    const ids = entries.flatMap((entry) => entry.imageIds);
+    if (!ids.length) return new Map();
+    const found = await imageRepository.findLiveByIds(userId, ids);
+    return new Map(found.map((image) => [image.id, presentEntryImage(image, deps.config.BASE_URL)]));
   }
 
   /** Each transfer's companion, for presenting `transaction` with its account and amount. */

@@ -86,6 +86,26 @@ export const entriesSchema: ResourceSchema = {
       },
     },
     completed: { type: 'boolean' },
+    images: {
+      type: 'array',
+      maxItems: 4,
+      description: 'Attached images (ids of /images); the rest of each item is read-only.',
+      items: {
+        type: 'object',
+        required: ['id'],
+        properties: {
+          id,
+          path: {
+            type: 'string',
+            readOnly: true,
+            description: 'Append thumb.jpg, full.jpg or document.pdf.',
+          },
+          filename: { type: 'string', readOnly: true },
+          type: { type: 'string', enum: ['image', 'pdf'], readOnly: true },
+          status: { type: 'string', enum: ['new', 'uploaded', 'error', 'deleting'], readOnly: true },
+        },
+      },
+    },
     transaction: {
       type: 'object',
       required: ['account'],

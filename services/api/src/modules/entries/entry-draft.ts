@@ -14,6 +14,8 @@ export interface EntryDraft {
   location?: EntryLocation;
   reminders?: EntryReminder[];
   completed: boolean;
+  /** Ids of attached images (the user's live images, checked by the writer). */
+  images: string[];
   extra?: Record<string, unknown>;
   /** A transfer: the companion entry goes to `account`. */
   transaction?: { account: string; amount?: Decimal; currency?: { code: string; rate?: Decimal } };
@@ -22,6 +24,7 @@ export interface EntryDraft {
 export const MAX_DESC_LENGTH = 3072;
 const MAX_TAGS = 100;
 const MAX_REMINDERS = 5;
+export const MAX_IMAGES = 4;
 const ID = /^[1-9]\d{0,17}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
@@ -116,6 +119,21 @@ function readReminders(reader: DraftReader, value: unknown): EntryReminder[] | u
   );
 }
 
+/** `images: [{id}]`, at most MAX_IMAGES (a repeated id counts once). */
+function readImages(reader: DraftReader, value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.length > MAX_IMAGES) {
+    reader.fail('images', `must be an array of at most ${MAX_IMAGES} images ({id})`);
+    return [];
+  }
+  const ids: string[] = [];
+  value.forEach((item, index) => {
+    const id = reader.id(`images.${index}.id`, isObject(item) ? item.id : undefined);
+    if (id) ids.push(id);
+  });
+  return [...new Set(ids)];
+}
+
 function readTransaction(reader: DraftReader, value: unknown): EntryDraft['transaction'] {
   if (value === undefined || value === null) return undefined;
   if (!isObject(value)) return reader.fail('transaction', 'must be an object with account');
@@ -165,6 +183,7 @@ export function readEntryDraft(body: unknown, prefix = ''): EntryDraft {
     location: readLocation(reader, body.location),
     reminders: readReminders(reader, body.reminders),
     completed: body.completed === true,
+    images: readImages(reader, body.images),
     extra: body.extra as Record<string, unknown> | undefined,
     transaction: readTransaction(reader, body.transaction),
   };

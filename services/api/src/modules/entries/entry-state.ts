@@ -23,6 +23,10 @@ export function canonicalEntryState(state: Snapshot): Snapshot {
       fixed: currency.fixed === true,
     };
   }
+  // Attached images are their ids: what a fetched entry sent back carries besides (path, …) is read-only.
+  if (Array.isArray(state.images)) {
+    out.images = state.images.map((image) => ({ id: (image as { id?: unknown })?.id }));
+  }
   delete out.transaction;
   return out;
 }

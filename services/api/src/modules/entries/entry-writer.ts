@@ -28,7 +28,7 @@ export class EntryWriter {
     }
   }
 
-  /** Checks that categories and tags exist for this user; returns field errors. */
+  /** Checks that categories, tags and images exist for this user; returns field errors. */
   async checkReferences(drafts: Array<{ draft: EntryDraft; prefix: string }>): Promise<FieldError[]> {
     const categoryIds = drafts.flatMap(({ draft }) => (draft.category ? [draft.category] : []));
     const tagIds = drafts.flatMap(({ draft }) => draft.tags);
@@ -36,6 +36,8 @@ export class EntryWriter {
       await this.deps.entries.findLiveCategoryIds(this.manager, this.userId, categoryIds),
     );
     const tags = new Set(await this.deps.entries.findLiveTagIds(this.manager, this.userId, tagIds));
+    const imageIds = drafts.flatMap(({ draft }) => draft.images);
+    const images = new Set(await this.deps.entries.findLiveImageIds(this.manager, this.userId, imageIds));
     const errors: FieldError[] = [];
     for (const { draft, prefix } of drafts) {
       if (!this.accounts.has(draft.account))
@@ -52,6 +54,10 @@ export class EntryWriter {
       draft.tags.forEach((tag, index) => {
         if (!tags.has(tag))
           errors.push({ field: `${prefix}tags.${index}`, error: 'must be one of your tags' });
+      });
+      draft.images.forEach((image, index) => {
+        if (!images.has(image))
+          errors.push({ field: `${prefix}images.${index}`, error: 'must be one of your images' });
       });
     }
     return errors;
@@ -93,6 +99,7 @@ export class EntryWriter {
       ...(draft.reminders?.length ? { reminders: draft.reminders } : {}),
       completed: draft.completed,
       ...(transactionId ? { transaction: { id: transactionId } } : {}),
+      ...(draft.images.length ? { images: draft.images.map((id) => ({ id })) } : {}),
       ...(draft.extra ? { extra: draft.extra } : {}),
       account_amount: formatAmount(applyRate(amount, rate, account.currency)),
     };

@@ -1,0 +1,89 @@
+import { AppError, notFound } from '@pfs/errors';
+import { contentTypeFor, isNotModified, negotiateMediaType, requireScope, userIdOf } from '@pfs/resource-api';
+import { ImageRepository } from '@pfs/resource-store';
+import { ObjectNotFoundError } from '@pfs/storage';
+import { createHash } from 'node:crypto';
+import { Router } from 'express';
+import type { ApiDependencies } from '../../dependencies';
+import { idempotentPost } from '../entries/idempotency';
+import { FILE_CONTENT_TYPES, fileKey, IMAGE_FILES } from './image-files';
+import { presentImage } from './images.presenter';
+import { readFilename } from './upload-filename';
+import { readUpload } from './upload-body';
+import { uploadImage } from './upload-image.use-case';
+
+/**
+ * The routes whose bodies are files: the upload (raw bytes or multipart) and the file downloads. They sit
+ * before the JSON-only checks of the app (ApiModule.fileRoutes); downloads are authenticated like every
+ * route (bearer token with images:r), so a file is only ever served to its owner.
+ */
+export function imageFilesRoutes(deps: ApiDependencies): Router {
+  const router = Router();
+  const images = new ImageRepository(deps.dataSource);
+  const idempotent = idempotentPost(deps.dataSource);
+
+  router.post('/images', requireScope('images:rw'), negotiateMediaType, async (req, res) => {
+    const userId = userIdOf(req);
+    const queryFilename = readFilename(req.query.filename, 'filename');
+    const file = await readUpload(req, deps.config.IMAGE_MAX_BYTES);
+    const filename = queryFilename ?? readFilename(file.filename, 'file', { lenient: true });
+    // What an Idempotency-Key remembers of an upload: the file's digest, not its bytes.
+    req.body = {
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+      type: file.declaredType,
+      filename,
+    };
+    await idempotent(req, res, async () => {
+      const image = await uploadImage({ images, storage: deps.storage, logger: deps.logger }, userId, {
+        ...file,
+        filename,
+      });
+      return {
+        status: 201,
+        headers: {
+          Location: `${deps.config.BASE_URL}/images/${image.id}`,
+          'Content-Type': contentTypeFor(res.locals.format, deps.config.BASE_URL, 'images'),
+        },
+        body: presentImage(image, deps.config.BASE_URL),
+      };
+    });
+  });
+
+  router.get('/images/:id/:file', requireScope('images:r'), async (req, res) => {
+    const id = String(req.params.id);
+    const name = String(req.params.file);
+    const image = await images.findById(userIdOf(req), id);
+    if (!image) throw notFound('Image', id);
+    if (!IMAGE_FILES[image.type].includes(name)) {
+      throw new AppError('OBJECT_NOT_FOUND', {
+        description: `Image ${id} has no file ${name}; its files are ${IMAGE_FILES[image.type].join(', ')}.`,
+      });
+    }
+    // A storage folder is never rewritten, so its name identifies the bytes: a strong ETag without reading them.
+    const etag = `"${image.storagePrefix.split('/').pop()}-${name}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'private, max-age=31536000, immutable');
+    if (isNotModified(req, etag)) {
+      (res.locals.onNotModified as (() => void) | undefined)?.();
+      res.status(304).end();
+      return;
+    }
+    const key = fileKey(image.storagePrefix, name);
+    let stream;
+    try {
+      stream = await deps.storage.read(key);
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError) throw notFound('Image file', `${id}/${name}`);
+      throw error;
+    }
+    const size = await deps.storage.size(key);
+    res.setHeader('Content-Type', FILE_CONTENT_TYPES[name]);
+    // A PDF is offered as a download rather than rendered on the API's origin.
+    res.setHeader('Content-Disposition', name.endsWith('.pdf') ? 'attachment' : 'inline');
+    if (size !== undefined) res.setHeader('Content-Length', String(size));
+    stream.on('error', (error) => res.destroy(error));
+    stream.pipe(res);
+  });
+
+  return router;
+}
