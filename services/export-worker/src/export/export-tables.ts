@@ -141,7 +141,42 @@ function balancesTable(source: DataSource, scope: ExportScope): ExportTable {
   };
 }
 
-/** Tables with no data in this service yet (budgets, images): the sheet is there, with its columns, empty. */
+/**
+ * The images attached to the export's entries: one row per entry and image, for entries in the period
+ * that the account and location filters keep (any kind of entry: attachments are not split by type).
+ */
+function attachmentsTable(source: DataSource, scope: ExportScope): ExportTable {
+  return {
+    name: 'attachments',
+    title: 'Attachments',
+    columns: [
+      { key: 'date', header: 'Date', kind: 'date' },
+      { key: 'entry', header: 'Entry id', kind: 'text' },
+      { key: 'description', header: 'Description', kind: 'text' },
+      { key: 'filename', header: 'File', kind: 'text' },
+      { key: 'type', header: 'Type', kind: 'text' },
+      { key: 'image', header: 'Image id', kind: 'text' },
+    ],
+    openRows() {
+      const params = new SqlParams();
+      const { type: _all, categories: _c, tags: _t, ...filters } = entryFiltersFor('expenses', scope);
+      const where = [
+        `t.user_id = ${params.add(scope.userId)}`,
+        'NOT t.deleted',
+        "t.image_ids <> '{}'",
+        ...buildEntryFilters(filters).map((filter) => `(${filter(params.add)})`),
+      ];
+      const sql = `SELECT to_char(t.date, 'YYYY-MM-DD') AS date, t.id::text AS entry, t.description,
+          i.filename, i.type, i.id::text AS image
+        FROM entries t CROSS JOIN LATERAL unnest(t.image_ids) WITH ORDINALITY AS a (image_id, position)
+        JOIN images i ON i.id = a.image_id AND i.user_id = t.user_id AND NOT i.deleted
+        WHERE ${where.join(' AND ')} ORDER BY t.date, t.id, a.position`;
+      return streamRows(source, sql, params.values);
+    },
+  };
+}
+
+/** Tables with no data in this service yet (budgets): the sheet is there, with its columns, empty. */
 function emptyTable(name: string, title: string, columns: ExportColumn[]): ExportTable {
   return { name, title, columns, async *openRows() {} };
 }
@@ -164,9 +199,6 @@ export function tableFor(source: DataSource, resource: ExportResource, scope: Ex
         { key: 'currency', header: 'Currency', kind: 'text' },
       ]);
     case 'attachments':
-      return emptyTable('attachments', 'Attachments', [
-        { key: 'entry', header: 'Entry id', kind: 'text' },
-        { key: 'filename', header: 'File', kind: 'text' },
-      ]);
+      return attachmentsTable(source, scope);
   }
 }

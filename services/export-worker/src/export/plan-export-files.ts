@@ -1,9 +1,8 @@
 import type { ExportFormat, ExportResource } from '@pfs/contracts';
 import type { ExportRecord } from '@pfs/resource-store';
-import archiver from 'archiver';
-import type { Writable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import type { DataSource } from 'typeorm';
+import type { ObjectStorage } from '@pfs/storage';
+import { writeAttachmentsArchive } from './attachments.archive';
 import { writeCsv } from './csv.formatter';
 import type { ExportFile } from './export-file';
 import { tableFor } from './export-tables';
@@ -19,20 +18,12 @@ const CONTENT_TYPES: Record<Exclude<ExportFormat, 'xls'>, string> = {
   ofx: 'application/x-ofx',
 };
 
-/**
- * The attachments archive: the user's images in a zip. This service stores no images yet, so the zip
- * holds only `index.json` listing them (an empty list); the archive's shape is what stays stable.
- */
-async function writeAttachmentsZip(out: Writable): Promise<void> {
-  const archive = archiver('zip');
-  archive.pipe(out);
-  archive.append(JSON.stringify({ images: [] }, null, 2), { name: 'index.json' });
-  await archive.finalize();
-  await finished(out);
-}
-
 /** The files one export produces, in order; each is generated only when it is written. */
-export function planExportFiles(source: DataSource, record: ExportRecord): ExportFile[] {
+export function planExportFiles(
+  source: DataSource,
+  storage: ObjectStorage,
+  record: ExportRecord,
+): ExportFile[] {
   const scope = { userId: record.userId, from: record.from, to: record.to, filters: record.filters };
   if (record.type === 'user_data') {
     return [
@@ -48,7 +39,7 @@ export function planExportFiles(source: DataSource, record: ExportRecord): Expor
       {
         filename: `attachments-${record.id}.zip`,
         contentType: 'application/zip',
-        write: writeAttachmentsZip,
+        write: (out) => writeAttachmentsArchive(source, storage, record.userId, out),
       },
     ];
   }

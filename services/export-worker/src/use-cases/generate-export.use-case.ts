@@ -12,7 +12,7 @@ export async function generateExport(
   deps: PipelineDependencies,
   record: ExportRecord,
 ): Promise<ExportRecord | undefined> {
-  const files = planExportFiles(deps.dataSource, record);
+  const files = planExportFiles(deps.dataSource, deps.storage, record);
   if (!files.length)
     throw new ExportFailure('The export has nothing to produce: choose at least one resource and format.');
   const stored = await storeExportFiles(

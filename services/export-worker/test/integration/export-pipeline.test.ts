@@ -1,5 +1,6 @@
 import type { ExportRecord } from '@pfs/resource-store';
 import { verifyDownloadToken } from '@pfs/storage';
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { runExport } from '../../src/use-cases/run-export.use-case';
 import { LedgerSeed } from '../support/seed-ledger';
@@ -194,10 +195,61 @@ describe('the export pipeline', () => {
     expect(JSON.stringify(archive)).not.toContain('Not mine');
   });
 
-  it('when attachments are asked, then a zip with the image index is produced', async () => {
+  it('when attachments are asked, then a zip holds each live image of the user and an index of them with their entries', async () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
+    const empty = await exportOf(seed.userId, { type: 'attachments', resources: [], formats: [] });
+    expect(JSON.parse((await unzip(await readStored(empty)))['index.json'].toString())).toEqual({
+      images: [],
+    });
+
+    const store = (prefix: string, name: string, text: string) =>
+      pipeline.deps.storage.write(
+        `images/${seed.userId}/${prefix}/${name}`,
+        Readable.from([Buffer.from(text)]),
+        {
+          contentType: 'application/octet-stream',
+        },
+      );
+    const photo = await seed.image({ type: 'image', filename: '../Receipt: café.png', prefix: 'p1' });
+    await store('p1', 'full.jpg', 'photo-bytes');
+    await store('p1', 'thumb.jpg', 'thumb-bytes');
+    const pdf = await seed.image({ type: 'pdf', filename: null, prefix: 'p2' });
+    await store('p2', 'document.pdf', 'pdf-bytes');
+    const lost = await seed.image({ type: 'image', filename: 'lost.jpg', prefix: 'p3' });
+    await seed.image({ type: 'image', filename: 'gone.jpg', prefix: 'p4', deleted: true });
+    const account = await seed.account('Cash');
+    const entry = await seed.entry({ account, amount: '-3', date: '2026-03-01', images: [photo, pdf] });
+    const other = LedgerSeed.forNewUser(pipeline.dataSource);
+    await (await other).image({ type: 'image', filename: 'not-mine.jpg', prefix: 'x' });
+
     const done = await exportOf(seed.userId, { type: 'attachments', resources: [], formats: [] });
     const files = await unzip(await readStored(done));
-    expect(JSON.parse(files['index.json'].toString())).toEqual({ images: [] });
+    const index = JSON.parse(files['index.json'].toString());
+    expect(index).toEqual({
+      images: [
+        {
+          id: photo,
+          type: 'image',
+          filename: '../Receipt: café.png',
+          file: `images/${photo}-_Receipt_ caf_.jpg`,
+          entries: [entry],
+        },
+        { id: pdf, type: 'pdf', filename: null, file: `images/${pdf}-pdf.pdf`, entries: [entry] },
+        { id: lost, type: 'image', filename: 'lost.jpg', file: null, entries: [] },
+      ],
+    });
+    expect(files[`images/${photo}-_Receipt_ caf_.jpg`].toString()).toBe('photo-bytes');
+    expect(files[`images/${pdf}-pdf.pdf`].toString()).toBe('pdf-bytes');
+    expect(Object.keys(files).sort()).toEqual(
+      ['index.json', `images/${photo}-_Receipt_ caf_.jpg`, `images/${pdf}-pdf.pdf`].sort(),
+    );
+
+    const sheet = await exportOf(seed.userId, { resources: ['attachments'], formats: ['csv'] });
+    const rows = await parseCsv((await readStored(sheet)).toString());
+    expect(rows).toEqual([
+      ['Date', 'Entry id', 'Description', 'File', 'Type', 'Image id'],
+      ['2026-03-01', entry, '', '../Receipt: café.png', 'image', photo],
+      ['2026-03-01', entry, '', '', 'pdf', pdf],
+    ]);
   });
 });

@@ -31,6 +31,23 @@ export class LedgerSeed {
     return this.insert('accounts', { name, currency, initial_balance: initialBalance });
   }
 
+  /** An uploaded image row; the caller writes its files under `images/<user>/<prefix>/`. */
+  image(input: {
+    type: 'image' | 'pdf';
+    filename: string | null;
+    prefix: string;
+    deleted?: boolean;
+  }): Promise<string> {
+    return this.insert('images', {
+      type: input.type,
+      status: input.deleted ? 'deleting' : 'uploaded',
+      filename: input.filename,
+      content_type: input.type === 'pdf' ? 'application/pdf' : 'image/jpeg',
+      storage_prefix: `images/${this.userId}/${input.prefix}`,
+      deleted: input.deleted ?? false,
+    });
+  }
+
   category(name: string, type: 'expense' | 'income' = 'expense'): Promise<string> {
     return this.insert('categories', { name, type });
   }
@@ -52,6 +69,7 @@ export class LedgerSeed {
     rate?: string;
     accountAmount?: string;
     transactionOf?: string;
+    images?: string[];
   }): Promise<string> {
     const accountAmount = input.accountAmount ?? input.amount;
     const id = await this.insert('entries', {
@@ -66,6 +84,7 @@ export class LedgerSeed {
       tag_ids: input.tags ?? [],
       location: input.location ? { id: input.location, latitude: 46.05, longitude: 14.5 } : null,
       transaction_id: input.transactionOf ?? null,
+      image_ids: input.images ?? [],
     });
     await this.source.query(`UPDATE accounts SET entries_total = entries_total + $1 WHERE id = $2`, [
       accountAmount,
