@@ -115,7 +115,7 @@ export class MainCurrencyChangeRepository {
 
   /**
    * Each account's balance is its initial balance plus its entries' account amounts: recomputed from the
-   * entries in one statement after a bulk change; the accounts join the change (their balance moved).
+   * entries in one statement after a bulk change.
    */
   async recomputeTotals(
     manager: EntityManager,
@@ -124,10 +124,12 @@ export class MainCurrencyChangeRepository {
     changeSeq: string,
   ): Promise<void> {
     if (!accountIds.length) return;
+    // Only accounts whose total moved join the change (and so come back in `since` syncs).
     await manager.query(
-      `UPDATE accounts a SET change_seq = $3,
-         entries_total = coalesce((SELECT sum(account_amount) FROM entries e WHERE e.account_id = a.id AND NOT e.deleted), 0)
-       WHERE a.user_id = $1 AND a.id = ANY($2::bigint[])`,
+      `UPDATE accounts a SET change_seq = $3, entries_total = t.total
+       FROM (SELECT x.id, coalesce((SELECT sum(account_amount) FROM entries e WHERE e.account_id = x.id AND NOT e.deleted), 0) AS total
+             FROM accounts x WHERE x.user_id = $1 AND x.id = ANY($2::bigint[])) t
+       WHERE a.id = t.id AND a.entries_total <> t.total`,
       [userId, [...new Set(accountIds)], changeSeq],
     );
   }

@@ -61,7 +61,13 @@ export async function changeMainCurrency(
   // Balances and limits have no date: they convert with the rate of the day of the change.
   const today = factorOn(new Date().toISOString().slice(0, 10));
   for (const account of accounts) {
-    await accountsTable.update(manager, userId, account.id, changeSeq, convertAccount(account, change.to, today));
+    await accountsTable.update(
+      manager,
+      userId,
+      account.id,
+      changeSeq,
+      convertAccount(account, change.to, today),
+    );
   }
   const accountIds = accounts.map((account) => account.id);
   const dates = await bulk.entryDates(manager, userId, accountIds);

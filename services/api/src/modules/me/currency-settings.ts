@@ -23,14 +23,22 @@ export function nextRecentCurrencies(recent: string[], oldMain: string, request:
  * `custom_exchange_rate` (fixed), `sign` relabels the old code as the new one everywhere. Then each
  * `currency.custom` item sets (or, without a rate, removes) its pair, whichever direction it was stored in.
  */
-export function nextCustomRates(stored: CustomRate[], oldMain: string, request: CurrencyRequest): CustomRate[] {
+export function nextCustomRates(
+  stored: CustomRate[],
+  oldMain: string,
+  request: CurrencyRequest,
+): CustomRate[] {
   const { main } = request;
   let rates = [...stored];
   if (main !== oldMain) {
     if (request.mode === 'sign') {
       const relabel = (code: string) => (code === oldMain ? main : code);
       const relabelled = rates
-        .map((rate) => ({ ...rate, code: relabel(rate.code), referenceCurrency: relabel(rate.referenceCurrency) }))
+        .map((rate) => ({
+          ...rate,
+          code: relabel(rate.code),
+          referenceCurrency: relabel(rate.referenceCurrency),
+        }))
         .filter((rate) => rate.code !== rate.referenceCurrency);
       rates = relabelled.filter(
         (rate, index) =>
@@ -39,7 +47,12 @@ export function nextCustomRates(stored: CustomRate[], oldMain: string, request: 
     } else {
       rates = rates.filter((rate) => !samePair(rate, oldMain, main));
       if (request.mode === 'custom') {
-        rates.push({ code: oldMain, referenceCurrency: main, rate: request.customExchangeRate!, fixed: true });
+        rates.push({
+          code: oldMain,
+          referenceCurrency: main,
+          rate: request.customExchangeRate!,
+          fixed: true,
+        });
       }
     }
   }
