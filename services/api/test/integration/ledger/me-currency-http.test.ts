@@ -347,6 +347,38 @@ describe('PUT /me currency.update sign', () => {
     expect((await account(other, otherSeed.cash)).currency).toEqual({ code: 'EUR' });
   });
 
+  it('when the profile write fails after the relabel, then the whole change rolls back', async () => {
+    // A real failure late in the transaction: a trigger refuses this one profile write.
+    await api.deps.dataSource.query(`
+      CREATE OR REPLACE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.first_name = 'boom' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`);
+    await api.deps.dataSource.query(
+      `CREATE OR REPLACE TRIGGER refuse_boom BEFORE UPDATE ON users FOR EACH ROW EXECUTE FUNCTION refuse_boom()`,
+    );
+    try {
+      const user = await createTestUser(api.deps);
+      const seed = await seedLedger(user);
+      const eurBefore = await entry(user, seed.eur);
+      const cashBefore = await account(user, seed.cash);
+      const me = (await get(user, '/me')).body;
+      await request(api.app)
+        .put('/me')
+        .set('Authorization', user.auth)
+        .send({ ...me, first_name: 'boom', currency: { main: 'USD', update: 'sign' } })
+        .expect(500);
+      expect(await entry(user, seed.eur)).toEqual(eurBefore);
+      expect(await account(user, seed.cash)).toEqual(cashBefore);
+      expect((await get(user, '/me')).body).toEqual(me);
+      const [revisions] = await api.deps.dataSource.query(
+        `SELECT count(*)::int AS count FROM resource_revisions WHERE user_id = $1 AND kind = 'entries'`,
+        [user.userId],
+      );
+      expect(revisions.count).toBe(3);
+    } finally {
+      await api.deps.dataSource.query(`DROP TRIGGER refuse_boom ON users`);
+    }
+  });
+
   it('when the modified is stale, then 409 and nothing is relabelled', async () => {
     const user = await createTestUser(api.deps);
     const seed = await seedLedger(user);
