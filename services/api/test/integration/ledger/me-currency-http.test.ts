@@ -225,6 +225,10 @@ describe('PUT /me currency.update custom', () => {
         ),
       ),
     );
+    // Back to EUR with the default (historical): the custom pair is dropped, the ECB history applies again.
+    const back = await putCurrency(user, { main: 'EUR' });
+    expect(back.body.currency).toEqual({ main: 'EUR', recent: [{ code: 'USD' }] });
+    expect((await entry(user, seed.usd)).currency.main_rate).toBe(num(cross('USD', 'EUR', '2025-03-14')));
   });
 
   it('when update_accounts is true, then the accounts move with the custom rate, the initial balance and every entry converted half-even', async () => {
