@@ -3,11 +3,13 @@ import request from 'supertest';
 import {
   ApiTestApp,
   createCategory,
+  createTag,
   createTestUser,
   startApiTestApp,
   TestUser,
 } from '../../support/api-test-app';
 import { loadShippedRates } from '../../support/ledger-fixture';
+import { entriesTable, runAsApp } from '@pfs/resource-store';
 import { balanceOf, postAccount, postEntry } from './ledger-http';
 
 let api: ApiTestApp;
@@ -349,6 +351,47 @@ describe('PUT /me currency.update sign', () => {
     // Another user's EUR ledger is untouched.
     expect(await entry(other, otherSeed.eur)).toEqual(otherEntry);
     expect((await account(other, otherSeed.cash)).currency).toEqual({ code: 'EUR' });
+  });
+
+  it('when rows are re-rated in bulk, then each revision equals the snapshot a single write records', async () => {
+    const user = await createTestUser(api.deps);
+    const seed = await seedLedger(user);
+    const tag = await createTag(api.app, user, { name: 'lunch', type: 'expense' });
+    const full = await postEntry(api.app, user, {
+      amount: -12.5,
+      currency: { code: 'GBP', rate: 1.18, fixed: true },
+      date: '2025-05-02',
+      desc: 'all fields',
+      account: seed.cash,
+      category: seed.category,
+      tags: [tag],
+      location: { id: '77', latitude: 46, longitude: 14.5 },
+      reminders: [{ period: 'day', number: 1, at: '09:00:00' }],
+      completed: true,
+      extra: { app: 'data' },
+    });
+    await putCurrency(user, {
+      main: 'USD',
+      update: 'custom',
+      custom_exchange_rate: 1.1,
+      update_accounts: true,
+    });
+    for (const id of [full, seed.eur]) {
+      const record = await runAsApp('test-client', () =>
+        entriesTable.findById(api.deps.dataSource, user.userId, id),
+      );
+      const [revision] = await api.deps.dataSource.query(
+        `SELECT snapshot FROM resource_revisions WHERE kind = 'entries' AND object_id = $1 AND modified_at = $2`,
+        [id, record!.modifiedAt],
+      );
+      expect(revision.snapshot).toEqual(JSON.parse(JSON.stringify(entriesTable.options.toSnapshot(record!))));
+    }
+    // 1.18 × 1.1 = 1.298; -12.5 × 1.298 = -16.225 → -16.22 (half-even)
+    expect((await entry(user, full)).currency).toMatchObject({ code: 'GBP', rate: 1.298, fixed: true });
+    const [row] = await api.deps.dataSource.query(`SELECT account_amount::text FROM entries WHERE id = $1`, [
+      full,
+    ]);
+    expect(new Decimal(row.account_amount).toFixed()).toBe('-16.22');
   });
 
   it('when the profile write fails after the relabel, then the whole change rolls back', async () => {
