@@ -71,15 +71,40 @@ export async function changeMainCurrency(
   }
   const accountIds = accounts.map((account) => account.id);
   const dates = await bulk.entryDates(manager, userId, accountIds);
-  await bulk.rerateEntries(manager, {
-    userId,
-    accountIds,
-    to: change.to,
-    precision: getCurrency(change.to).precision,
-    factors: dates.map((date) => ({ date, factor: factorOn(date).toFixed() })),
-    changeSeq,
-  });
+  await bulk
+    .rerateEntries(manager, {
+      userId,
+      accountIds,
+      to: change.to,
+      precision: getCurrency(change.to).precision,
+      factors: dates.map((date) => ({ date, factor: factorOn(date).toFixed() })),
+      changeSeq,
+    })
+    .catch(refuseOutOfRange(change));
   await bulk.recomputeTotals(manager, userId, accountIds, changeSeq);
+}
+
+/** Postgres codes of a converted value that does not fit: too large for its column, or a rate rounded to 0. */
+const OUT_OF_RANGE = new Set(['22003', '23514']);
+
+/**
+ * A conversion whose results do not fit the stored ranges (say, a huge amount times a currency with a very
+ * large rate) is the client's input, not a server fault: a 400 naming `currency.main` (the transaction
+ * rolls back).
+ */
+function refuseOutOfRange(change: MainCurrencyChange) {
+  return (error: { code?: string; driverError?: { code?: string } }): never => {
+    const code = error.driverError?.code ?? error.code;
+    if (code && OUT_OF_RANGE.has(code)) {
+      throw inputError([
+        {
+          field: 'currency.main',
+          error: `converting the accounts from ${change.from} to ${change.to} gives amounts or rates out of range`,
+        },
+      ]);
+    }
+    throw error;
+  };
 }
 
 /** The account in `to`: its initial balance, limit and goal amount converted by `factor`, half-even. */

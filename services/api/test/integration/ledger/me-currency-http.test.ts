@@ -179,6 +179,31 @@ describe('PUT /me currency.update historical (the default)', () => {
   });
 });
 
+describe('PUT /me conversions out of range', () => {
+  it('when update_accounts would give amounts too large to store, then 400 naming currency.main and nothing changed', async () => {
+    const user = await createTestUser(api.deps);
+    const category = await createCategory(api.app, user, { name: 'Any', type: 'expense' });
+    const cash = await postAccount(api.app, user, { name: 'Cash', currency: { code: 'EUR' } });
+    await postEntry(api.app, user, {
+      amount: 999_999_999_999_999,
+      currency: { code: 'EUR' },
+      date: '2025-05-02',
+      account: cash,
+      category,
+    });
+    // TRL (withdrawn) keeps its last ECB rate, about 1.9 million per euro.
+    const refused = await putCurrency(user, { main: 'TRL', update_accounts: true }, 400);
+    expect(refused.body.fields).toEqual([
+      {
+        field: 'currency.main',
+        error: 'converting the accounts from EUR to TRL gives amounts or rates out of range',
+      },
+    ]);
+    expect((await account(user, cash)).currency).toEqual({ code: 'EUR' });
+    expect((await get(user, '/me')).body.currency.main).toBe('EUR');
+  });
+});
+
 describe('PUT /me currency.update custom', () => {
   it('when custom_exchange_rate is missing or not positive, then 400 naming it and nothing changes', async () => {
     const user = await createTestUser(api.deps);
