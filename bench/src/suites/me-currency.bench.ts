@@ -7,14 +7,15 @@ const QUICK_SIZE = 20_000;
 
 /**
  * Main-currency changes at scale (`PUT /me`, docs/ledger.md): one user with 1,000,000 entries in three
- * accounts of its main currency (BENCH_QUICK=1: 20,000), its own seed because the suite rewrites it. Times a
- * `sign` relabel there and back, and a `historical` change with `update_accounts` there and back (each
- * re-rates every entry). Every run adds four revisions per entry to `resource_revisions`.
+ * accounts of its main currency (BENCH_QUICK=1: 20,000; BENCH_ME_CURRENCY_SIZE=N: N), its own seed because
+ * the suite rewrites it. Times a `sign` relabel there and back, and a `historical` change with
+ * `update_accounts` there and back (each re-rates every entry). Every run adds four revisions per entry to
+ * `resource_revisions`.
  */
 export const meCurrencySuite: BenchSuite = {
   name: 'me-currency',
   async run(context) {
-    const size = context.quick ? QUICK_SIZE : FULL_SIZE;
+    const size = Number(process.env.BENCH_ME_CURRENCY_SIZE) || (context.quick ? QUICK_SIZE : FULL_SIZE);
     const seed = await seedLedger(context, size, 'currency');
     const scale = `${size / 1000}k entries`;
     const start = String((await getMe(context, seed.auth)).currency.main);
