@@ -10,7 +10,7 @@ export interface LedgerSeed {
   entries: number;
 }
 
-const SEED_EMAIL = (size: number) => `bench-ledger-${size}@example.test`;
+const SEED_EMAIL = (size: number, owner: string) => `bench-${owner}-${size}@example.test`;
 const BATCH = 100_000;
 const CATEGORIES = 12;
 const DAYS = 3_650;
@@ -20,9 +20,14 @@ const DAYS = 3_650;
  * `INSERT … SELECT generate_series` in batches of 100,000 (each row its own change sequence), then the
  * balances recomputed and the table vacuumed and analysed so plans are the steady-state ones.
  */
-export async function seedLedger(context: BenchContext, size: number): Promise<LedgerSeed> {
+export async function seedLedger(
+  context: BenchContext,
+  size: number,
+  /** Suites that change the seeded data use their own user. */
+  owner = 'ledger',
+): Promise<LedgerSeed> {
   const { pg } = context;
-  const email = SEED_EMAIL(size);
+  const email = SEED_EMAIL(size, owner);
   const existing = await pg.query(`SELECT id::text FROM users WHERE email = $1`, [email]);
   let userId: string = existing.rows[0]?.id;
   if (!userId) {

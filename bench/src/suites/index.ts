@@ -3,7 +3,15 @@ import { categoriesSuite } from './categories.bench';
 import { entriesSuite } from './entries.bench';
 import { exportsSuite } from './exports.bench';
 import { meSuite } from './me.bench';
+import { meCurrencySuite } from './me-currency.bench';
 import { mergeSuite } from './merge.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs the named ones only. */
-export const suites: BenchSuite[] = [meSuite, entriesSuite, categoriesSuite, exportsSuite, mergeSuite];
+export const suites: BenchSuite[] = [
+  meSuite,
+  entriesSuite,
+  categoriesSuite,
+  exportsSuite,
+  mergeSuite,
+  meCurrencySuite,
+];

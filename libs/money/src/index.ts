@@ -18,3 +18,5 @@ export type { FoundRate, RateSource } from './rate-table';
 export { applyRate, convertAmount, findCrossRate, RATE_SIGNIFICANT_DIGITS } from './convert';
 export type { ConvertOptions } from './convert';
 export { SHIPPED_RATES_FILE } from './shipped-rates';
+export { convertForUser, findCustomRate, findUserCrossRate } from './custom-rates';
+export type { CustomRate } from './custom-rates';

@@ -74,7 +74,13 @@ export type { DailyTotal, EntryFilters, IdFilter } from './repositories/entry-fi
 export { IdempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotencyClaim, StoredResponse } from './repositories/idempotency.repository';
 export { UserProfileRepository } from './repositories/user-profile.repository';
-export type { ProfileUpdate, ProfileUpdateResult } from './repositories/user-profile.repository';
+export type {
+  LockedProfile,
+  ProfileUpdate,
+  ProfileUpdateResult,
+} from './repositories/user-profile.repository';
+export { MainCurrencyChangeRepository } from './repositories/main-currency-change.repository';
+export type { DayFactor } from './repositories/main-currency-change.repository';
 export { ImageRepository } from './repositories/image.repository';
 export type { ImageFilters } from './repositories/image.repository';
 export { IMAGE_STATUSES, IMAGE_TYPES, imagesTable } from './repositories/images-table';

@@ -1,6 +1,8 @@
+import type { CustomRate } from '@pfs/money';
 import type { DataSource, EntityManager } from 'typeorm';
 import { RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-table';
 import { toAmountText, toDateString } from './ledger-values';
+import { toCustomRates } from './user.repository';
 
 export interface EntryLocation {
   id?: string;
@@ -180,10 +182,16 @@ export class EntryRepository {
     );
   }
 
-  /** The user's main currency (one indexed read, no ORM): what `main_rate` converts to. */
-  async findMainCurrency(source: EntityManager | DataSource, userId: string): Promise<string> {
-    const [row] = await source.query(`SELECT currency FROM users WHERE id = $1`, [userId]);
-    return row?.currency ?? 'EUR';
+  /**
+   * The user's main currency and custom rates (one indexed read, no ORM): what `main_rate` and sums in the
+   * main currency convert with.
+   */
+  async findCurrencySettings(
+    source: EntityManager | DataSource,
+    userId: string,
+  ): Promise<{ main: string; customRates: CustomRate[] }> {
+    const [row] = await source.query(`SELECT currency, custom_rates FROM users WHERE id = $1`, [userId]);
+    return { main: row?.currency ?? 'EUR', customRates: toCustomRates(row?.custom_rates) };
   }
 
   /** Ids of the user's live categories among `ids`. */

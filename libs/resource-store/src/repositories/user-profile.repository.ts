@@ -1,5 +1,6 @@
-import type { DataSource } from 'typeorm';
-import { UserRepository, type User } from './user.repository';
+import type { CustomRate } from '@pfs/money';
+import type { DataSource, EntityManager } from 'typeorm';
+import { fromCustomRates, UserRepository, type User } from './user.repository';
 
 /** The writable profile fields of `PUT /me`. Absent optional fields are unset (the spec's PUT rule). */
 export interface ProfileUpdate {
@@ -11,36 +12,67 @@ export interface ProfileUpdate {
   timezone: string | null;
   country: string | null;
   extra: Record<string, unknown> | null;
+  /** Kept as stored when absent. */
+  recentCurrencies?: string[];
+  /** Kept as stored when absent. */
+  customRates?: CustomRate[];
 }
 
 export type ProfileUpdateResult =
   { state: 'updated'; user: User } | { state: 'stale'; user: User } | { state: 'missing' };
 
+/** The profile, locked for the caller's transaction, and whether the client's `modified` is its current one. */
+export type LockedProfile = { user: User; fresh: boolean } | undefined;
+
 /**
- * Profile writes guarded by `modified`: the row changes only if its stored `modified` (to the millisecond, as
+ * Every write to the `users` row of the API goes through `writeProfile` (GET /me caches may hook in there).
+ * Writes are guarded by `modified`: the row changes only if its stored `modified` (to the millisecond, as
  * clients see it) is the one the client sent. Each write moves `modified_at` forward by at least 1 ms.
  */
 export class UserProfileRepository {
-  private readonly users: UserRepository;
+  constructor(private readonly source: DataSource) {}
 
-  constructor(private readonly source: DataSource) {
-    this.users = new UserRepository(source);
-  }
-
+  /** A guarded profile write in its own transaction (no currency change work). */
   async updateProfile(
     userId: string,
     expectedModified: Date,
     update: ProfileUpdate,
   ): Promise<ProfileUpdateResult> {
-    const rows = await this.source.query(
-      `UPDATE users SET first_name = $3, last_name = $4, currency = $5, start_day = $6, locale = $7, timezone = $8,
-         country = $9, extra = $10,
+    return this.source.transaction(async (manager) => {
+      const locked = await this.lockProfile(manager, userId, expectedModified);
+      if (!locked) return { state: 'missing' };
+      if (!locked.fresh) return { state: 'stale', user: locked.user };
+      return { state: 'updated', user: await this.writeProfile(manager, userId, update) };
+    });
+  }
+
+  /**
+   * Locks the user's row until the caller's transaction ends (so a currency change and the profile write
+   * are one step) and tells whether `expectedModified` is the stored `modified`.
+   */
+  async lockProfile(manager: EntityManager, userId: string, expectedModified: Date): Promise<LockedProfile> {
+    if (!/^\d{1,18}$/.test(userId)) return undefined;
+    const rows: Array<{ fresh: boolean }> = await manager.query(
+      `SELECT date_trunc('milliseconds', modified_at) = $2 AS fresh FROM users WHERE id = $1 FOR UPDATE`,
+      [userId, expectedModified],
+    );
+    if (!rows[0]) return undefined;
+    const user = await new UserRepository(manager).findById(userId);
+    return user ? { user, fresh: Boolean(rows[0].fresh) } : undefined;
+  }
+
+  /** Writes the profile inside the caller's transaction (after `lockProfile`) and returns it as stored. */
+  async writeProfile(manager: EntityManager, userId: string, update: ProfileUpdate): Promise<User> {
+    await manager.query(
+      `UPDATE users SET first_name = $2, last_name = $3, currency = $4, start_day = $5, locale = $6, timezone = $7,
+         country = $8, extra = $9,
+         recent_currencies = coalesce($10::text[], recent_currencies),
+         custom_rates = coalesce($11::jsonb, custom_rates),
          modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()),
                                 date_trunc('milliseconds', modified_at) + interval '1 millisecond')
-       WHERE id = $1 AND date_trunc('milliseconds', modified_at) = $2 RETURNING id`,
+       WHERE id = $1`,
       [
         userId,
-        expectedModified,
         update.firstName,
         update.lastName,
         update.currency,
@@ -49,11 +81,12 @@ export class UserProfileRepository {
         update.timezone,
         update.country,
         update.extra === null ? null : JSON.stringify(update.extra),
+        update.recentCurrencies ?? null,
+        update.customRates ? JSON.stringify(fromCustomRates(update.customRates)) : null,
       ],
     );
-    const changed = Array.isArray(rows[0]) ? rows[0].length : rows.length;
-    const user = await this.users.findById(userId);
-    if (!user) return { state: 'missing' };
-    return changed ? { state: 'updated', user } : { state: 'stale', user };
+    const user = await new UserRepository(manager).findById(userId);
+    if (!user) throw new Error('the locked user vanished');
+    return user;
   }
 }

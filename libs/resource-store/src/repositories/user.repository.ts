@@ -1,3 +1,4 @@
+import type { CustomRate } from '@pfs/money';
 import { DataSource, EntityManager } from 'typeorm';
 import { UserEntity } from '../entities/user.entity';
 
@@ -13,6 +14,10 @@ export interface User {
   timezone: string | null;
   country: string | null;
   extra: Record<string, unknown> | null;
+  /** Previous main currencies, most recent first (see the currency-settings migration). */
+  recentCurrencies: string[];
+  /** The user's custom exchange rates; they replace the ECB history for their pair. */
+  customRates: CustomRate[];
   createdAt: Date;
   modifiedAt: Date;
 }
@@ -24,7 +29,25 @@ export interface NewUser {
   currency?: string;
 }
 
-const toUser = (entity: UserEntity): User => ({ ...entity, id: String(entity.id) });
+/** Stored `custom_rates` items are `{code, reference_currency, rate, fixed}` (the API's names). */
+export function toCustomRates(stored: unknown): CustomRate[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.map((item: Record<string, unknown>) => ({
+    code: String(item.code),
+    referenceCurrency: String(item.reference_currency),
+    rate: String(item.rate),
+    fixed: item.fixed === true,
+  }));
+}
+
+export function fromCustomRates(rates: readonly CustomRate[]): Array<Record<string, unknown>> {
+  return rates.map((rate) => ({
+    code: rate.code,
+    reference_currency: rate.referenceCurrency,
+    rate: rate.rate,
+    fixed: rate.fixed,
+  }));
+}
 
 export class UserRepository {
   constructor(private readonly source: DataSource | EntityManager) {}
@@ -34,7 +57,7 @@ export class UserRepository {
     if (!/^\d{1,18}$/.test(id)) return undefined;
     const rows: Array<Record<string, unknown>> = await this.source.query(
       `SELECT id::text AS id, email, first_name, last_name, currency, start_day, locale, timezone, country, extra,
-              created_at, modified_at
+              recent_currencies, custom_rates, created_at, modified_at
        FROM users WHERE id = $1`,
       [id],
     );
@@ -51,6 +74,8 @@ export class UserRepository {
       timezone: (row.timezone as string | null) ?? null,
       country: (row.country as string | null) ?? null,
       extra: (row.extra as Record<string, unknown> | null) ?? null,
+      recentCurrencies: ((row.recent_currencies as string[] | null) ?? []).map(String),
+      customRates: toCustomRates(row.custom_rates),
       createdAt: row.created_at as Date,
       modifiedAt: row.modified_at as Date,
     };
@@ -62,7 +87,7 @@ export class UserRepository {
       .createQueryBuilder('user')
       .where('lower(user.email) = lower(:email)', { email })
       .getOne();
-    return entity ? toUser(entity) : undefined;
+    return entity ? this.findById(String(entity.id)) : undefined;
   }
 
   async create(input: NewUser): Promise<User> {
@@ -73,8 +98,8 @@ export class UserRepository {
       lastName: input.lastName ?? null,
       currency: input.currency ?? 'EUR',
     });
-    const id = String(result.identifiers[0].id);
-    const created = await repository.findOneByOrFail({ id });
-    return toUser(created);
+    const created = await this.findById(String(result.identifiers[0].id));
+    if (!created) throw new Error('the new user was not found');
+    return created;
   }
 }

@@ -1,5 +1,5 @@
 import { inputError, notFound } from '@pfs/errors';
-import { amountToJson, findCrossRate } from '@pfs/money';
+import { amountToJson, type CustomRate, findUserCrossRate } from '@pfs/money';
 import {
   applyMergePatch,
   parseCreateBody,
@@ -42,17 +42,21 @@ export function entriesRoutes(deps: ApiDependencies): Router {
    * Presents entries with their transfer companions and main-currency rates (one user read per request,
    * concurrent with the companions' read; a list passes the main currency it read beside its page).
    */
-  async function presenterFor(userId: string, entries: Entry[], knownMain?: string) {
-    const [companions, main, images] = await Promise.all([
+  async function presenterFor(
+    userId: string,
+    entries: Entry[],
+    known?: { main: string; customRates: CustomRate[] },
+  ) {
+    const [companions, settings, images] = await Promise.all([
       companionsOf(userId, entries),
-      knownMain ?? ledger.entries.findMainCurrency(deps.dataSource, userId),
+      known ?? ledger.entries.findCurrencySettings(deps.dataSource, userId),
       imagesOf(userId, entries),
     ]);
     return (entry: Entry) =>
       presentEntry(
         entry,
         companions.get(entry.transactionId ?? ''),
-        findCrossRate(deps.rates, entry.currency, main, entry.date),
+        findUserCrossRate(deps.rates, settings.customRates, entry.currency, settings.main, entry.date),
         entry.imageIds.flatMap((id) => (images.has(id) ? [images.get(id)!] : [])),
       );
   }
@@ -85,15 +89,15 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       };
     }
     // The main currency is read beside the page, not after it: one round trip less per list.
-    const [result, main] = await Promise.all([
+    const [result, settings] = await Promise.all([
       entriesTable.list(deps.dataSource, userId, params, buildEntryFilters(filters)),
-      ledger.entries.findMainCurrency(deps.dataSource, userId),
+      ledger.entries.findCurrencySettings(deps.dataSource, userId),
     ]);
     api.respond.sendList(req, res, {
       schema: 'entries',
       params,
       result,
-      present: await presenterFor(userId, result.items, main),
+      present: await presenterFor(userId, result.items, settings),
     });
   });
 
@@ -103,10 +107,13 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       throw inputError([{ field: 'range', error: 'must be one of day, week, month' }]);
     if (typeof req.query.currency !== 'string')
       throw inputError([{ field: 'currency', error: 'is required' }]);
-    const sums = await sumEntries(ledger, userIdOf(req), {
+    const userId = userIdOf(req);
+    const { customRates } = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
+    const sums = await sumEntries(ledger, userId, {
       filters: readEntryFilters(req, { requireRange: true }),
       currency: req.query.currency,
       range,
+      customRates,
     });
     const body = sums.map((period) => ({
       day: period.day,

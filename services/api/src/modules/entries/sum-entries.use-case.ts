@@ -1,5 +1,5 @@
 import { inputError } from '@pfs/errors';
-import { convertAmount, Decimal, isKnownCurrency } from '@pfs/money';
+import { convertForUser, type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
 import { type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
 import type { LedgerDeps } from './ledger.deps';
 
@@ -23,20 +23,20 @@ export function periodStart(date: string, range: SumRange): string {
 
 /**
  * Expense and income sums per period in `currency`. Rule (docs/ledger.md): entries are summed exactly per
- * day and entry currency, each such total is converted with the ECB rate of that day and rounded half-even
- * to the target precision, and those are added up. Transfers are not expenses or incomes and are left out.
+ * day and entry currency, each such total is converted with the ECB rate of that day (or the user's custom
+ * rate for the pair) and rounded half-even to the target precision, and those are added up. Transfers are not expenses or incomes and are left out.
  */
 export async function sumEntries(
   deps: LedgerDeps,
   userId: string,
-  options: { filters: EntryFilters; currency: string; range: SumRange },
+  options: { filters: EntryFilters; currency: string; range: SumRange; customRates?: CustomRate[] },
 ): Promise<PeriodSum[]> {
   if (!isKnownCurrency(options.currency))
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
   const totals = await sumEntriesByDay(deps.dataSource, userId, options.filters);
   const periods = new Map<string, PeriodSum>();
   for (const total of totals) {
-    const converted = convertAmount(deps.rates, {
+    const converted = convertForUser(deps.rates, options.customRates ?? [], {
       amount: total.total,
       from: total.currency,
       to: options.currency,

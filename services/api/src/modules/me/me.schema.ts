@@ -14,13 +14,44 @@ export const meSchema: ResourceSchema = {
     modified: { type: 'string', readOnly: true, description: 'Opaque; send it back on writes.' },
     currency: {
       type: 'object',
-      properties: { main: { type: 'string', pattern: '^[A-Z0-9_]{2,10}$' } },
+      properties: {
+        main: { type: 'string', pattern: '^[A-Z0-9_]{2,10}$' },
+        update: {
+          type: 'string',
+          enum: ['historical', 'custom', 'sign'],
+          description:
+            'When main changes: historical (default) = figures in the main currency use the ECB rate of each ' +
+            "entry's date; custom = they use custom_exchange_rate between the old and new main currency; " +
+            'sign = the old code was wrong: entries and accounts in it are relabelled, amounts unchanged.',
+        },
+        update_accounts: {
+          type: 'boolean',
+          description:
+            'With historical or custom: accounts in the old main currency move to the new one, their ' +
+            'initial balance and entries converted (half-even).',
+        },
+        custom_exchange_rate: {
+          type: ['number', 'string'],
+          description: 'Units of the new main currency per 1 of the old; required when update is custom.',
+        },
+        custom: {
+          description:
+            'Sets custom rates: {code, rate, fixed, reference_currency} (reference defaults to main; rate = ' +
+            'units of reference_currency per 1 code; no rate or 0 removes it), or an array of them.',
+        },
+        recent: { type: 'array', readOnly: true, description: 'Previous main currencies, latest first.' },
+      },
       required: ['main'],
     },
     start_day: { type: 'integer', minimum: 1, maximum: 31 },
     locale: { type: 'string', maxLength: 35 },
     timezone: { type: 'string', maxLength: 64 },
     country: { type: 'string', pattern: '^[A-Z]{2}$' },
+    limits: {
+      type: 'object',
+      readOnly: true,
+      description: 'Plan limits on accounts, budgets and images; false = no limit (always, self-hosted).',
+    },
     extra: { type: 'object', description: 'Any JSON the application stores; returned unchanged.' },
   },
   createRequired: [],

@@ -34,7 +34,12 @@ export function summaryRoutes(deps: ApiDependencies): Router {
       if (Date.parse(filters.to!) - Date.parse(filters.from!) > MAX_PERIOD_MS) {
         throw inputError([{ field: 'to', error: 'the period must be at most ten years' }]);
       }
-      const days = await sumEntries(ledger, userId, { filters, currency, range: 'day' });
+      const days = await sumEntries(ledger, userId, {
+        filters,
+        currency,
+        range: 'day',
+        customRates: user.customRates,
+      });
       const summary = summarize(days, filters.from!, filters.to!);
       const side = (s: typeof summary.expenses) => ({
         sum: amountToJson(s.sum),

@@ -1,0 +1,67 @@
+import { AppError, inputError, notFound } from '@pfs/errors';
+import type { RateSource } from '@pfs/money';
+import { type ProfileUpdate, type User, UserProfileRepository, withUserChange } from '@pfs/resource-store';
+import type { DataSource } from 'typeorm';
+import { changeMainCurrency } from './change-main-currency.use-case';
+import { MAX_CUSTOM_RATES, readCurrencyRequest } from './currency-change-request';
+import { nextCustomRates, nextRecentCurrencies } from './currency-settings';
+
+export interface UpdateMeInput {
+  userId: string;
+  clientModified: Date;
+  /** The profile fields of the body; the currency fields come from `currency`. */
+  profile: Omit<ProfileUpdate, 'currency' | 'recentCurrencies' | 'customRates'>;
+  currency: Record<string, unknown>;
+  /** The current profile as the 409 body shows it. */
+  presentCurrent(user: User): Record<string, unknown>;
+}
+
+/**
+ * `PUT /me` in one transaction: the profile row is locked and checked against `modified` (a stale one is a
+ * 409 and changes nothing), then a main-currency change is applied to the ledger, then the profile, recent
+ * currencies and custom rates are written. Any failure rolls all of it back.
+ */
+export async function updateMe(
+  deps: { dataSource: DataSource; rates: RateSource },
+  input: UpdateMeInput,
+): Promise<User> {
+  const profiles = new UserProfileRepository(deps.dataSource);
+  return withUserChange(deps.dataSource, input.userId, async (manager, changeSeq) => {
+    const locked = await profiles.lockProfile(manager, input.userId, input.clientModified);
+    if (!locked) throw notFound('User');
+    const current = locked.user;
+    if (!locked.fresh && input.clientModified > current.modifiedAt) {
+      throw new AppError('MODIFIED_INVALID', {
+        description: 'modified is not a value the server issued for the profile; fetch it again.',
+        fields: [{ field: 'modified', error: 'must be a modified value issued for this object' }],
+      });
+    }
+    if (!locked.fresh) {
+      throw new AppError('CONFLICT', {
+        description: 'The profile was changed since you fetched it; fetch it again.',
+        body: { current: input.presentCurrent(current) },
+      });
+    }
+    const request = readCurrencyRequest(input.currency, current.currency);
+    const customRates = nextCustomRates(current.customRates, current.currency, request);
+    if (customRates.length > MAX_CUSTOM_RATES)
+      throw inputError([{ field: 'currency.custom', error: `at most ${MAX_CUSTOM_RATES} custom rates` }]);
+    if (request.main !== current.currency) {
+      await changeMainCurrency(deps, manager, {
+        userId: input.userId,
+        changeSeq,
+        from: current.currency,
+        to: request.main,
+        mode: request.mode,
+        updateAccounts: request.updateAccounts,
+        customRate: request.customExchangeRate,
+      });
+    }
+    return profiles.writeProfile(manager, input.userId, {
+      ...input.profile,
+      currency: request.main,
+      recentCurrencies: nextRecentCurrencies(current.recentCurrencies, current.currency, request),
+      customRates,
+    });
+  });
+}
