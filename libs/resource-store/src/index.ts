@@ -69,3 +69,21 @@ export { IdempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotencyClaim, StoredResponse } from './repositories/idempotency.repository';
 export { UserProfileRepository } from './repositories/user-profile.repository';
 export type { ProfileUpdate, ProfileUpdateResult } from './repositories/user-profile.repository';
+export {
+  BUDGET_FREQUENCIES,
+  BUDGET_REFERENCE_FIELDS,
+  BUDGET_STATUSES,
+  BUDGET_TYPES,
+  BudgetRepository,
+  budgetListFilters,
+  budgetsTable,
+} from './repositories/budget.repository';
+export type {
+  Budget,
+  BudgetListFilters,
+  BudgetRecurrence,
+  BudgetReferenceField,
+  BudgetSnapshot,
+} from './repositories/budget.repository';
+export { sumBudgetWindows } from './repositories/budget-window-sums';
+export type { BudgetWindow, BudgetWindowTotal } from './repositories/budget-window-sums';

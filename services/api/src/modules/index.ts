@@ -10,6 +10,7 @@ import { tagsModule } from './tags/tags.module';
 import { exportsModule } from './exports/exports.module';
 import { notificationsModule } from './notifications/notifications.module';
 import { pushModule } from './push/push.module';
+import { budgetsModule } from './budgets/budgets.module';
 
 export type { ApiModule } from './api-module';
 
@@ -28,4 +29,5 @@ export const apiModules: ApiModule[] = [
   exportsModule,
   notificationsModule,
   pushModule,
+  budgetsModule,
 ];
