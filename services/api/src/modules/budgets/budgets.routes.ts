@@ -33,6 +33,18 @@ import { presentBudget } from './budgets.presenter';
 
 const NO_CONTENT = { status: 204, headers: {} };
 
+/** Stored snapshots keep amounts as exact text; the published schema validates them as the JSON numbers clients send. */
+function asJsonNumbers(state: Snapshot): Snapshot {
+  const number = (value: unknown) => (typeof value === 'string' ? Number(value) : value);
+  const out: Snapshot = { ...state };
+  for (const key of ['limit', 'delta', 'percent', 'rollover_amount']) {
+    if (out[key] !== undefined) out[key] = number(out[key]);
+  }
+  const currency = out.currency as Record<string, unknown> | undefined;
+  if (currency?.rate !== undefined) out.currency = { ...currency, rate: number(currency.rate) };
+  return out;
+}
+
 function readDate(query: Record<string, unknown>, name: string, required: boolean): string | undefined {
   const value = query[name];
   if (value === undefined && !required) return undefined;
@@ -174,7 +186,7 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
         const { modified: _m, ...state } = api.schemas.normalizeUpdate('budgets', patched);
         return state;
       },
-      assertValid: (state) => api.schemas.assertValidState('budgets', state),
+      assertValid: (state) => api.schemas.assertValidState('budgets', asJsonNumbers(state)),
       presentCurrent: () => currentBody,
     });
     api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, updated), updated.modifiedAt);
