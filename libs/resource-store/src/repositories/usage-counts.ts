@@ -33,7 +33,11 @@ const tagsPerCategory: UsageCounter = async (source, userId, ids) => {
   ]);
 };
 
-export const categoryUsageCounters: UsageCounter[] = [tagsPerCategory, entriesPerCategory, budgetsPerCategory];
+export const categoryUsageCounters: UsageCounter[] = [
+  tagsPerCategory,
+  entriesPerCategory,
+  budgetsPerCategory,
+];
 export const tagUsageCounters: UsageCounter[] = [entriesPerTag, budgetsPerTag];
 
 /** Runs every counter and sums them into `{id: {key: count}}`, starting from `zeros`. */

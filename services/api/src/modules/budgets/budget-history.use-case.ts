@@ -21,11 +21,16 @@ export async function budgetHistory(
   const calendar = new BudgetCalendar(budget.recurrence, user.startDay);
   const range = calendar.rangeOf(options.from ?? budget.recurrence.start, options.to);
   if (range.count > MAX_HISTORY_ITERATIONS) {
-    throw inputError([{ field: 'from', error: `the range holds more than ${MAX_HISTORY_ITERATIONS} iterations` }]);
+    throw inputError([
+      { field: 'from', error: `the range holds more than ${MAX_HISTORY_ITERATIONS} iterations` },
+    ]);
   }
   const newest = range.first + range.count - 1;
   const skip = options.page * options.perPage;
-  const indexes = Array.from({ length: Math.max(0, Math.min(options.perPage, range.count - skip)) }, (_, n) => newest - skip - n);
+  const indexes = Array.from(
+    { length: Math.max(0, Math.min(options.perPage, range.count - skip)) },
+    (_, n) => newest - skip - n,
+  );
   const views = await viewBudgets(
     deps,
     user,

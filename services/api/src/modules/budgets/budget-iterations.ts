@@ -10,7 +10,8 @@ export interface Iteration {
 const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
-const daysInMonth = (month: number) => new Date(Date.UTC(Math.floor(month / 12), (month % 12) + 1, 0)).getUTCDate();
+const daysInMonth = (month: number) =>
+  new Date(Date.UTC(Math.floor(month / 12), (month % 12) + 1, 0)).getUTCDate();
 
 /**
  * The calendar a recurrence steps through, in "units": days for daily and weekly budgets, month periods

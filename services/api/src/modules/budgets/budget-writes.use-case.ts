@@ -15,7 +15,10 @@ import { readBudgetSnapshot } from './budget-draft';
 import type { BudgetsDeps } from './budgets.deps';
 import { movedIds, reorderedIds, writeDisplayOrder } from '../ordering/display-order';
 
-const TABLE_OF: Record<BudgetReferenceField, typeof categoriesTable | typeof tagsTable | typeof accountsTable> = {
+const TABLE_OF: Record<
+  BudgetReferenceField,
+  typeof categoriesTable | typeof tagsTable | typeof accountsTable
+> = {
   categories: categoriesTable,
   '!categories': categoriesTable,
   tags: tagsTable,
@@ -42,7 +45,8 @@ async function assertReferences(
     const live = new Set((await table.findByIds(manager, userId, ids)).map((record) => record.id));
     const kept = new Set(previous?.references[field] ?? []);
     ids.forEach((id, index) => {
-      if (!live.has(id) && !kept.has(id)) errors.push({ field: `${field}.${index}`, error: `must be one of your ${field.replace('!', '')}` });
+      if (!live.has(id) && !kept.has(id))
+        errors.push({ field: `${field}.${index}`, error: `must be one of your ${field.replace('!', '')}` });
     });
   }
   if (errors.length) throw inputError(errors);
@@ -108,10 +112,19 @@ export async function reorderBudgets(deps: BudgetsDeps, userId: string, order: s
 }
 
 /** POST /budgets/{id}/move: one budget at `position` (0 = first; past the end = last). */
-export async function moveBudget(deps: BudgetsDeps, userId: string, id: string, position: number): Promise<void> {
+export async function moveBudget(
+  deps: BudgetsDeps,
+  userId: string,
+  id: string,
+  position: number,
+): Promise<void> {
   await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
     const current = await deps.budgets.idsInOrder(manager, userId);
     if (!current.includes(id)) throw notFound('Budget', id);
-    await writeDisplayOrder(budgetsTable, manager, { userId, changeSeq, ids: movedIds(current, id, position) });
+    await writeDisplayOrder(budgetsTable, manager, {
+      userId,
+      changeSeq,
+      ids: movedIds(current, id, position),
+    });
   });
 }

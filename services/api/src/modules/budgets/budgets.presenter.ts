@@ -50,7 +50,10 @@ export function presentBudget(view: BudgetView): Record<string, unknown> {
     order: budget.order,
     status: budget.status,
     ...Object.fromEntries(BUDGET_REFERENCE_FIELDS.map((field) => [field, budget.references[field]])),
-    problem: view.problem && { description: 'A category, tag or account of this budget was deleted.', ...compact({ ...view.problem }) },
+    problem: view.problem && {
+      description: 'A category, tag or account of this budget was deleted.',
+      ...compact({ ...view.problem }),
+    },
     created: formatTimestamp(budget.createdAt),
     modified: formatModified(budget.modifiedAt),
     deleted: budget.deleted || undefined,

@@ -21,7 +21,10 @@ const listQuery = {
     tags: { type: 'string', description: 'Comma-separated ids: budgets that include any of them.' },
     accounts: { type: 'string', description: 'Comma-separated ids: budgets that include any of them.' },
     search: { type: 'string', description: 'Case-insensitive text in the name.' },
-    one_iteration_only: { type: 'boolean', description: 'One item per budget: its first iteration in range.' },
+    one_iteration_only: {
+      type: 'boolean',
+      description: 'One item per budget: its first iteration in range.',
+    },
   },
 };
 
@@ -177,7 +180,11 @@ export const budgetsSchema: ResourceSchema = {
       method: 'POST',
       title: 'Set the order of budgets',
       scope: 'budgets:rw',
-      submission: { type: 'object', required: ['order'], properties: { order: { type: 'array', items: id } } },
+      submission: {
+        type: 'object',
+        required: ['order'],
+        properties: { order: { type: 'array', items: id } },
+      },
     },
   ],
 };

@@ -66,7 +66,9 @@ describe('budgets: create, read, update, delete', () => {
     expect(await fieldsOf(budgetBody({ limit: undefined }))).toEqual([
       { field: 'limit', error: 'is required for regular budgets' },
     ]);
-    expect(await fieldsOf(budgetBody({ limit: -1 }))).toEqual([{ field: 'limit', error: 'must be a number ≥ 0' }]);
+    expect(await fieldsOf(budgetBody({ limit: -1 }))).toEqual([
+      { field: 'limit', error: 'must be a number ≥ 0' },
+    ]);
     expect(await fieldsOf(budgetBody({ type: 'percent', limit: undefined }))).toEqual([
       { field: 'percent', error: 'is required for percent budgets (> 0)' },
     ]);
@@ -76,12 +78,15 @@ describe('budgets: create, read, update, delete', () => {
     expect((await fieldsOf(budgetBody({ name: 'n'.repeat(301) })))[0].field).toBe('name');
     expect((await fieldsOf(budgetBody({ currency: { code: 'QQQ' } })))[0].field).toBe('currency.code');
     expect(
-      (await fieldsOf(budgetBody({ recurrence: { frequency: 'monthly', interval: 128, start: '2025-05-01' } })))[0]
-        .field,
+      (
+        await fieldsOf(
+          budgetBody({ recurrence: { frequency: 'monthly', interval: 128, start: '2025-05-01' } }),
+        )
+      )[0].field,
     ).toBe('recurrence.interval');
-    expect(await fieldsOf(budgetBody({ recurrence: { frequency: 'one-time', start: '2025-05-01' } }))).toEqual([
-      { field: 'recurrence.end', error: 'is required for one-time budgets' },
-    ]);
+    expect(
+      await fieldsOf(budgetBody({ recurrence: { frequency: 'one-time', start: '2025-05-01' } })),
+    ).toEqual([{ field: 'recurrence.end', error: 'is required for one-time budgets' }]);
     expect(
       await fieldsOf(
         budgetBody({ recurrence: { frequency: 'monthly', start: '2025-05-01', end: '2025-04-01' } }),

@@ -15,9 +15,14 @@ export function budgetBody(overrides: Record<string, unknown> = {}): Record<stri
   };
 }
 
-export async function postBudget(app: Express, user: TestUser, body: Record<string, unknown>): Promise<string> {
+export async function postBudget(
+  app: Express,
+  user: TestUser,
+  body: Record<string, unknown>,
+): Promise<string> {
   const answer = await request(app).post('/budgets').set('Authorization', user.auth).send(body);
-  if (answer.status !== 201) throw new Error(`POST /budgets ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 201)
+    throw new Error(`POST /budgets ${answer.status}: ${JSON.stringify(answer.body)}`);
   return idFromLocation(answer.headers.location);
 }
 
@@ -28,5 +33,6 @@ export function listBudgets(app: Express, user: TestUser, query: string) {
 /** Posts entries in one request (all or nothing). */
 export async function postEntries(app: Express, user: TestUser, entries: Array<Record<string, unknown>>) {
   const answer = await request(app).post('/entries').set('Authorization', user.auth).send(entries);
-  if (answer.status !== 201) throw new Error(`POST /entries ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 201)
+    throw new Error(`POST /entries ${answer.status}: ${JSON.stringify(answer.body)}`);
 }
