@@ -1,8 +1,9 @@
 import type { BenchSuite } from '../bench-suite';
+import { budgetsSuite } from './budgets.bench';
 import { categoriesSuite } from './categories.bench';
 import { entriesSuite } from './entries.bench';
 import { exportsSuite } from './exports.bench';
 import { meSuite } from './me.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs the named ones only. */
-export const suites: BenchSuite[] = [meSuite, entriesSuite, categoriesSuite, exportsSuite];
+export const suites: BenchSuite[] = [meSuite, entriesSuite, categoriesSuite, exportsSuite, budgetsSuite];
