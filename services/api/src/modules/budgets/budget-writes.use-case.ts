@@ -4,6 +4,7 @@ import {
   accountsTable,
   type Budget,
   type BudgetReferenceField,
+  type BudgetSnapshot,
   budgetsTable,
   categoriesTable,
   type Snapshot,
@@ -77,22 +78,38 @@ export async function updateBudget(
   options: UpdateBudgetOptions,
 ): Promise<Budget> {
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const current = await budgetsTable.findById(manager, userId, options.id, { forUpdate: true });
-    if (!current) throw notFound('Budget', options.id);
-    const merged = await resolveWrite({
-      current: budgetsTable.options.toSnapshot(current),
-      currentModified: current.modifiedAt,
-      clientModified: options.clientModified,
-      intended: options.intended,
-      loadRevision: (at) => budgetsTable.findRevision(manager, userId, current.id, at),
-      presentCurrent: () => options.presentCurrent(current),
-    });
-    options.assertValid(merged);
-    assertExtraSize(merged.extra);
-    const snapshot = readBudgetSnapshot(merged, { order: current.order });
-    await assertReferences(manager, userId, snapshot, current);
+    const current = await lockBudget(manager, userId, options.id);
+    const snapshot = await resolveBudgetWrite(manager, userId, current, options);
     return (await budgetsTable.update(manager, userId, current.id, changeSeq, snapshot))!;
   });
+}
+
+export async function lockBudget(manager: EntityManager, userId: string, id: string): Promise<Budget> {
+  const current = await budgetsTable.findById(manager, userId, id, { forUpdate: true });
+  if (!current) throw notFound('Budget', id);
+  return current;
+}
+
+/** The state a write leaves: merged under the write rule, validated, references checked. */
+export async function resolveBudgetWrite(
+  manager: EntityManager,
+  userId: string,
+  current: Budget,
+  options: UpdateBudgetOptions,
+): Promise<BudgetSnapshot> {
+  const merged = await resolveWrite({
+    current: budgetsTable.options.toSnapshot(current),
+    currentModified: current.modifiedAt,
+    clientModified: options.clientModified,
+    intended: options.intended,
+    loadRevision: (at) => budgetsTable.findRevision(manager, userId, current.id, at),
+    presentCurrent: () => options.presentCurrent(current),
+  });
+  options.assertValid(merged);
+  assertExtraSize(merged.extra);
+  const snapshot = readBudgetSnapshot(merged, { order: current.order });
+  await assertReferences(manager, userId, snapshot, current);
+  return snapshot;
 }
 
 export async function deleteBudget(deps: BudgetsDeps, userId: string, id: string): Promise<void> {

@@ -20,7 +20,8 @@ import { isValidDate } from '../entries/entry-draft';
 import { idempotentPost } from '../entries/idempotency';
 import { budgetHistory } from './budget-history.use-case';
 import { listBudgetIterations } from './budget-list.use-case';
-import { type BudgetUser, currentIteration, viewBudgets } from './budget-views.use-case';
+import { updateBudgetTail } from './budget-tail.use-case';
+import { type BudgetUser, currentIteration, todayUtc, viewBudgets } from './budget-views.use-case';
 import {
   createBudget,
   deleteBudget,
@@ -164,10 +165,13 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
   });
 
   const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {
-    const scopeOfUpdate = (req.query as Record<string, unknown>).update;
-    if (scopeOfUpdate !== undefined && scopeOfUpdate !== 'all') {
+    const scopeOfUpdate = (req.query as Record<string, unknown>).update ?? 'all';
+    if (scopeOfUpdate !== 'all' && scopeOfUpdate !== 'tail') {
       throw inputError([
-        { field: 'update', error: 'must be all: budgets keep no per-iteration changes (docs/budgets.md)' },
+        {
+          field: 'update',
+          error: 'must be all or tail: budgets keep no single-iteration changes (docs/budgets.md)',
+        },
       ]);
     }
     const user = await userOf(req);
@@ -177,7 +181,10 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
     const current = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
     if (!current) throw notFound('Budget', String(req.params.id));
     const currentBody = await presentCurrent(user, current);
-    const updated = await updateBudget(budgets, user.id, {
+    const write = scopeOfUpdate === 'tail' ? updateBudgetTail : updateBudget;
+    const updated = await write(budgets, user.id, {
+      startDay: user.startDay,
+      today: todayUtc(),
       id: current.id,
       clientModified,
       intended: (edited: Snapshot) => {

@@ -135,6 +135,44 @@ describe('budgets: create, read, update, delete', () => {
       .expect(400);
   });
 
+  it('when a recurring budget is replaced with update=tail, then the past keeps the old definition and a new budget carries on', async () => {
+    const user = await createTestUser(api.deps);
+    const id = await postBudget(
+      api.app,
+      user,
+      budgetBody({ limit: 300, recurrence: { frequency: 'monthly', start: '2020-01-01' } }),
+    );
+    const fetched = (await request(api.app).get(`/budgets/${id}`).set('Authorization', user.auth)).body;
+    const split = fetched.from; // the current iteration starts the tail
+    const tail = await request(api.app)
+      .put(`/budgets/${id}?update=tail`)
+      .set('Authorization', user.auth)
+      .send({ ...fetched, limit: 500 })
+      .expect(200);
+    expect(tail.body.id).not.toBe(id);
+    expect(tail.body).toMatchObject({ limit: 500, from: split, recurrence: { start: split, iteration: 0 } });
+    const old = (await request(api.app).get(`/budgets/${id}`).set('Authorization', user.auth)).body;
+    expect(old).toMatchObject({ limit: 300 });
+    expect(old.recurrence.end < split).toBe(true);
+    const past = await listBudgets(api.app, user, 'from=2020-01-01&to=2020-01-31').expect(200);
+    expect(past.body.map((item: { id: string; limit: number }) => [item.id, item.limit])).toEqual([
+      [id, 300],
+    ]);
+    // Before its first iteration is over, a tail update is the whole budget.
+    const future = await postBudget(
+      api.app,
+      user,
+      budgetBody({ recurrence: { frequency: 'monthly', start: '2999-01-01' } }),
+    );
+    const body = (await request(api.app).get(`/budgets/${future}`).set('Authorization', user.auth)).body;
+    const same = await request(api.app)
+      .put(`/budgets/${future}?update=tail`)
+      .set('Authorization', user.auth)
+      .send({ ...body, limit: 1 })
+      .expect(200);
+    expect(same.body).toMatchObject({ id: future, limit: 1 });
+  });
+
   it('when a budget is deleted, then it is gone, and listed only with include_deleted', async () => {
     const user = await createTestUser(api.deps);
     const id = await postBudget(api.app, user, budgetBody());
