@@ -1,6 +1,7 @@
 import { findCrossRate } from '@pfs/money';
 import type { Budget } from '@pfs/resource-store';
-import { type BudgetAtIteration, computeBudgetFigures } from './budget-figures';
+import { type BudgetAtIteration, type BudgetFigures, computeBudgetFigures } from './budget-figures';
+import { Decimal } from '@pfs/money';
 import { BudgetCalendar, type Iteration } from './budget-iterations';
 import type { BudgetsDeps } from './budgets.deps';
 import type { BudgetProblem, BudgetView } from './budgets.presenter';
@@ -35,10 +36,7 @@ export async function viewBudgets(
   user: BudgetUser,
   items: BudgetAtIteration[],
 ): Promise<BudgetView[]> {
-  const figures = await computeBudgetFigures(deps, user.id, items, {
-    startDay: user.startDay,
-    today: todayUtc(),
-  });
+  const figures = await rememberedFigures(deps, user, items);
   const problems = await findProblems(deps, user.id, [...new Set(items.map((item) => item.budget))]);
   return items.map((item, index) => ({
     ...item,
@@ -68,4 +66,40 @@ async function findProblems(deps: BudgetsDeps, userId: string, budgets: Budget[]
     if (Object.values(problem).some((ids) => ids.length)) problems.set(budget.id, problem);
   }
   return problems;
+}
+
+type StoredFigures = Record<keyof BudgetFigures, string | undefined>;
+
+/**
+ * Figures change only when the user writes (entries, accounts, budgets), when the day changes (planned)
+ * or with the month start: remembered under the user's watermark with today and start_day in the key, a
+ * repeated read costs no entry scan. Decimals travel as exact strings.
+ */
+async function rememberedFigures(
+  deps: BudgetsDeps,
+  user: BudgetUser,
+  items: BudgetAtIteration[],
+): Promise<BudgetFigures[]> {
+  const today = todayUtc();
+  const compute = () => computeBudgetFigures(deps, user.id, items, { startDay: user.startDay, today });
+  if (!deps.remember || !items.length) return compute();
+  const key = `budget-figures:${user.id}:${today}:${user.startDay}:${items
+    .map((item) => `${item.budget.id}@${item.budget.modifiedAt.getTime()}#${item.iteration.index}`)
+    .join(',')}`;
+  const stored = await deps.remember(user.id, key, async () =>
+    (await compute()).map(
+      (figures) =>
+        Object.fromEntries(
+          Object.entries(figures).map(([name, value]) => [name, value?.toString()]),
+        ) as StoredFigures,
+    ),
+  );
+  return stored.map(
+    (figures) =>
+      Object.fromEntries(
+        Object.entries(figures)
+          .filter(([, value]) => value !== undefined && value !== null)
+          .map(([name, value]) => [name, new Decimal(value!)]),
+      ) as unknown as BudgetFigures,
+  );
 }

@@ -1,5 +1,5 @@
 import type { RateSource } from '@pfs/money';
-import { BudgetRepository, type UserRepository } from '@pfs/resource-store';
+import { BudgetRepository, readWatermark, type UserRepository } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
 import type { ApiDependencies } from '../../dependencies';
 
@@ -10,6 +10,11 @@ export interface BudgetsDeps {
   users: UserRepository;
   /** EUR reference rates loaded at boot (conversion of entries in other currencies). */
   rates: RateSource;
+  /**
+   * Remembers a value derived from the user's data until the user's next write (Redis, keyed by the
+   * user's watermark); absent: always computed.
+   */
+  remember?: <V>(userId: string, key: string, compute: () => Promise<V>) => Promise<V>;
 }
 
 export function budgetsDepsOf(deps: ApiDependencies): BudgetsDeps {
@@ -18,5 +23,7 @@ export function budgetsDepsOf(deps: ApiDependencies): BudgetsDeps {
     budgets: new BudgetRepository(deps.dataSource),
     users: deps.users,
     rates: deps.rates,
+    remember: async (userId, key, compute) =>
+      deps.resourceApi.rememberAtWatermark(key, await readWatermark(deps.dataSource, userId), compute),
   };
 }
