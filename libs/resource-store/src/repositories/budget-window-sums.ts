@@ -9,10 +9,16 @@ export interface BudgetWindow {
   to: string;
 }
 
-/** One day's total of one kind in one currency for one window (exact text), before conversion. */
+/**
+ * A window's total of one kind in one currency (exact text), before conversion, split into entries dated
+ * up to `today` and after it (planned). In the budget's own currency nothing needs converting, so one total
+ * covers the window (`date` null); in another currency the totals are per day (`date`) because each day
+ * converts with its own ECB rate.
+ */
 export interface BudgetWindowTotal {
   key: number;
-  date: string;
+  date: string | null;
+  planned: boolean;
   kind: 'expense' | 'income';
   currency: string;
   total: string;
@@ -32,7 +38,7 @@ function disjointRanges(windows: BudgetWindow[]): Array<{ from: string; to: stri
 }
 
 /**
- * Sums the entries matching each budget's filters in each window, per day, kind and currency, in ONE
+ * Sums the entries matching each budget's filters in each window, per kind and currency, in ONE
  * statement for any number of budgets and windows (a list page costs one query):
  *
  * 1. `daily`: the entries of the windows' date ranges (merged, so each entry is read once, by range scans of
@@ -41,7 +47,7 @@ function disjointRanges(windows: BudgetWindow[]): Array<{ from: string; to: stri
  * 2. Each window is spread over its days and joined to those groups by day (a hash join), and the budget's
  *    filters pick the groups it counts.
  *
- * Nothing but daily totals leaves the database. Rules:
+ * Nothing but window totals (per day where another currency needs the day's rate) leaves the database. Rules:
  * - Expenses match the budget's category, tag and account filters; incomes (needed only by percent
  *   budgets, whose limit is a share of the incomes) match its account filters only.
  * - Transfers are neither (as in /entries/sums).
@@ -53,6 +59,7 @@ export async function sumBudgetWindows(
   source: DataSource | EntityManager,
   userId: string,
   windows: BudgetWindow[],
+  today: string,
 ): Promise<BudgetWindowTotal[]> {
   if (!windows.length) return [];
   const ranges = disjointRanges(windows);
@@ -74,7 +81,9 @@ export async function sumBudgetWindows(
        FROM unnest($2::int[], $3::bigint[], $4::date[], $5::date[]) AS w(key, budget_id, date_from, date_to),
             generate_series(w.date_from, w.date_to, interval '1 day') day
      )
-     SELECT wd.key, to_char(d.date, 'YYYY-MM-DD') AS date,
+     SELECT wd.key, d.date > $8::date AS planned,
+            CASE WHEN d.account_currency = b.currency OR d.currency = b.currency THEN NULL
+              ELSE to_char(d.date, 'YYYY-MM-DD') END AS date,
             CASE WHEN d.is_expense THEN 'expense' ELSE 'income' END AS kind,
             CASE WHEN d.account_currency = b.currency THEN d.account_currency ELSE d.currency END AS currency,
             sum(CASE WHEN d.account_currency = b.currency THEN d.account_amount ELSE d.amount END)::text AS total
@@ -90,7 +99,7 @@ export async function sumBudgetWindows(
            AND (cardinality(b.tag_ids) = 0 OR d.tag_ids && b.tag_ids)
            AND NOT (d.tag_ids && b.excluded_tag_ids))
          OR (NOT d.is_expense AND b.type = 'percent'))
-     GROUP BY 1, 2, 3, 4`,
+     GROUP BY 1, 2, 3, 4, 5`,
     [
       userId,
       windows.map((window) => window.key),
@@ -99,6 +108,7 @@ export async function sumBudgetWindows(
       windows.map((window) => window.to),
       ranges.map((range) => range.from),
       ranges.map((range) => range.to),
+      today,
     ],
   );
 }

@@ -49,8 +49,9 @@ function median(values: Decimal[]): Decimal | undefined {
 /**
  * Figures for many budget iterations with ONE query (sumBudgetWindows): for each shown iteration k, the
  * windows k-6…k (and -1, the period before the first) are summed, because delta limits, rollover and the
- * history median need the iterations before it. Daily totals in another currency than the budget's are
- * converted with the ECB rate of their day and rounded half-even (the /entries/sums rule).
+ * history median need the iterations before it. Totals in the budget currency are exact as they are;
+ * daily totals in another currency are converted with the ECB rate of their day and rounded half-even (the
+ * /entries/sums rule).
  */
 export async function computeBudgetFigures(
   deps: FigureDeps,
@@ -77,14 +78,17 @@ export async function computeBudgetFigures(
     planned: new Decimal(0),
     incomes: new Decimal(0),
   }));
-  for (const total of await sumBudgetWindows(deps.dataSource, userId, windows)) {
+  for (const total of await sumBudgetWindows(deps.dataSource, userId, windows, options.today)) {
     const currency = items[itemOfWindow[total.key]].budget.currency.code;
-    const converted = convertAmount(deps.rates, {
-      amount: total.total,
-      from: total.currency,
-      to: currency,
-      date: total.date,
-    });
+    const converted =
+      total.date === null
+        ? new Decimal(total.total)
+        : convertAmount(deps.rates, {
+            amount: total.total,
+            from: total.currency,
+            to: currency,
+            date: total.date,
+          });
     if (!converted) {
       throw inputError([
         { field: 'currency', error: `no stored rate from ${total.currency} to ${currency} on ${total.date}` },
@@ -94,7 +98,7 @@ export async function computeBudgetFigures(
     if (total.kind === 'income') sum.incomes = sum.incomes.plus(converted);
     else {
       sum.expenses = sum.expenses.minus(converted);
-      if (total.date > options.today) sum.planned = sum.planned.minus(converted);
+      if (total.planned) sum.planned = sum.planned.minus(converted);
     }
   }
   return items.map((item, position) => figuresOf(item, windowKeys[position], sums));
