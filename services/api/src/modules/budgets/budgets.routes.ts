@@ -153,7 +153,8 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
     const user = await userOf(req);
     const budget = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
     if (!budget) throw notFound('Budget', String(req.params.id));
-    api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, budget), budget.modifiedAt);
+    // ETag only: amount and planned change with entries, so the budget's own modified is no Last-Modified.
+    api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, budget));
   });
 
   router.post('/budgets', requireScope('budgets:rw'), async (req, res) => {
@@ -196,7 +197,7 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
       assertValid: (state) => api.schemas.assertValidState('budgets', asJsonNumbers(state)),
       presentCurrent: () => currentBody,
     });
-    api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, updated), updated.modifiedAt);
+    api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, updated));
   };
   router.put('/budgets/:id', requireScope('budgets:rw'), ratesReady(deps.rates), update('put'));
   router.patch('/budgets/:id', requireScope('budgets:rw'), ratesReady(deps.rates), update('patch'));
