@@ -1,6 +1,6 @@
 import type { ReferenceHook } from './reference-hooks';
 import type { UsageCounter } from './usage-counts';
-import { budgetsTable } from './budget.repository';
+import { budgetsTable } from './budgets-table';
 
 /** `counts.budgets` of categories and tags: live budgets naming them in either form (include or `!`). */
 function budgetsReferencing(include: string, exclude: string): UsageCounter {

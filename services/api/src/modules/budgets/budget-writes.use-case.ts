@@ -7,7 +7,9 @@ import {
   type BudgetSnapshot,
   budgetsTable,
   categoriesTable,
+  type ResourceTable,
   type Snapshot,
+  type SyncedRecord,
   tagsTable,
   withUserChange,
 } from '@pfs/resource-store';
@@ -16,10 +18,8 @@ import { readBudgetSnapshot } from './budget-draft';
 import type { BudgetsDeps } from './budgets.deps';
 import { movedIds, reorderedIds, writeDisplayOrder } from '../ordering/display-order';
 
-const TABLE_OF: Record<
-  BudgetReferenceField,
-  typeof categoriesTable | typeof tagsTable | typeof accountsTable
-> = {
+/** Where each filter list's ids live. */
+const TABLE_OF: Record<BudgetReferenceField, Pick<ResourceTable<SyncedRecord>, 'findByIds'>> = {
   categories: categoriesTable,
   '!categories': categoriesTable,
   tags: tagsTable,
@@ -40,7 +40,9 @@ async function assertReferences(
   previous?: Budget,
 ): Promise<void> {
   const errors: FieldError[] = [];
-  for (const [field, table] of Object.entries(TABLE_OF) as Array<[BudgetReferenceField, typeof tagsTable]>) {
+  for (const [field, table] of Object.entries(TABLE_OF) as Array<
+    [BudgetReferenceField, (typeof TABLE_OF)[BudgetReferenceField]]
+  >) {
     const ids = (state[field] as string[] | undefined) ?? [];
     if (!ids.length) continue;
     const live = new Set((await table.findByIds(manager, userId, ids)).map((record) => record.id));
