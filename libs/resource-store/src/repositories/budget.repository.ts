@@ -19,6 +19,8 @@ export interface BudgetListFilters {
   tags?: string[];
   accounts?: string[];
   search?: string;
+  /** true: only budgets naming a deleted category, tag or account; false: only those that do not. */
+  hasProblem?: boolean;
 }
 
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -40,6 +42,16 @@ export function budgetListFilters(filters: BudgetListFilters): SqlFilter[] {
     if (list) out.push((p) => `t.${column} && ${p(list)}::bigint[]`);
   }
   if (filters.search) out.push((p) => `t.name ILIKE ${p(escapeLike(filters.search!))}`);
+  if (filters.hasProblem !== undefined) {
+    const deleted = (table: string, include: string, exclude: string) =>
+      `EXISTS (SELECT 1 FROM ${table} r WHERE r.user_id = t.user_id AND r.deleted AND r.id = ANY(t.${include} || t.${exclude}))`;
+    const problem = [
+      deleted('categories', 'category_ids', 'excluded_category_ids'),
+      deleted('tags', 'tag_ids', 'excluded_tag_ids'),
+      deleted('accounts', 'account_ids', 'excluded_account_ids'),
+    ].join(' OR ');
+    out.push(() => (filters.hasProblem ? `(${problem})` : `NOT (${problem})`));
+  }
   return out;
 }
 

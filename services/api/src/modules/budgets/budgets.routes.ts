@@ -71,6 +71,7 @@ function readListFilters(req: Request): BudgetListFilters {
     tags: parseListParam(query, 'tags', isResourceId),
     accounts: parseListParam(query, 'accounts', isResourceId),
     search: parseSearchParam(query, 300),
+    hasProblem: parseBooleanParam(query, 'has_problem'),
   };
 }
 

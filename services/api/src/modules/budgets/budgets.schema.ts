@@ -21,6 +21,7 @@ const listQuery = {
     tags: { type: 'string', description: 'Comma-separated ids: budgets that include any of them.' },
     accounts: { type: 'string', description: 'Comma-separated ids: budgets that include any of them.' },
     search: { type: 'string', description: 'Case-insensitive text in the name.' },
+    has_problem: { type: 'boolean', description: 'Only budgets with (true) or without (false) a problem.' },
     one_iteration_only: {
       type: 'boolean',
       description: 'One item per budget: its first iteration in range.',

@@ -125,6 +125,10 @@ describe('budgets: order, history, references', () => {
       deleted_tags: [tag],
       deleted_accounts: [card],
     });
+    const problems = await listBudgets(api.app, user, 'from=2025-05-01&to=2025-05-31&has_problem=true');
+    expect(problems.body.map((item: { id: string }) => item.id)).toEqual([id]);
+    const healthy = await listBudgets(api.app, user, 'from=2025-05-01&to=2025-05-31&has_problem=false');
+    expect(healthy.body).toEqual([]);
     // The fetched budget can still be written back whole; a newly added deleted id cannot.
     const put = await request(api.app)
       .put(`/budgets/${id}`)
