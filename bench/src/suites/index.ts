@@ -1,4 +1,5 @@
 import type { BenchSuite } from '../bench-suite';
+import { budgetsSuite } from './budgets.bench';
 import { categoriesSuite } from './categories.bench';
 import { entriesSuite } from './entries.bench';
 import { exportsSuite } from './exports.bench';
@@ -14,4 +15,5 @@ export const suites: BenchSuite[] = [
   exportsSuite,
   mergeSuite,
   meCurrencySuite,
+  budgetsSuite,
 ];

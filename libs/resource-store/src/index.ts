@@ -85,3 +85,21 @@ export { ImageRepository } from './repositories/image.repository';
 export type { ImageFilters } from './repositories/image.repository';
 export { IMAGE_STATUSES, IMAGE_TYPES, imagesTable } from './repositories/images-table';
 export type { ImageRecord, ImageStatus, ImageType, NewImage } from './repositories/images-table';
+export {
+  BUDGET_FREQUENCIES,
+  BUDGET_REFERENCE_FIELDS,
+  BUDGET_STATUSES,
+  BUDGET_TYPES,
+  BudgetRepository,
+  budgetListFilters,
+  budgetsTable,
+} from './repositories/budget.repository';
+export type {
+  Budget,
+  BudgetListFilters,
+  BudgetRecurrence,
+  BudgetReferenceField,
+  BudgetSnapshot,
+} from './repositories/budget.repository';
+export { sumBudgetWindows } from './repositories/budget-window-sums';
+export type { BudgetWindow, BudgetWindowTotal } from './repositories/budget-window-sums';

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { budgetsCategoryHook, budgetsTagHook } from './budget-references';
 import { entriesCategoryHook, entriesTagHook, entriesTagToCategoryHook } from './entry-references';
 
 /**
@@ -12,8 +13,8 @@ export type ReferenceHook = (
 ) => Promise<void>;
 
 /** Called when categories are merged into another (toId) or deleted (toId null). */
-export const categoryReferenceHooks: ReferenceHook[] = [entriesCategoryHook];
+export const categoryReferenceHooks: ReferenceHook[] = [entriesCategoryHook, budgetsCategoryHook];
 /** Called when tags are merged into another tag (toId) or deleted (toId null). */
-export const tagReferenceHooks: ReferenceHook[] = [entriesTagHook];
+export const tagReferenceHooks: ReferenceHook[] = [entriesTagHook, budgetsTagHook];
 /** Called when tags are merged into a category: rows tagged with `fromIds` take category `toId`. */
 export const tagToCategoryHooks: ReferenceHook[] = [entriesTagToCategoryHook];

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { budgetsPerCategory, budgetsPerTag } from './budget-references';
 import { entriesPerCategory, entriesPerTag } from './entry-references';
 
 /** One count of one object: `key` is a member of the object's `counts` (`entries`, `budgets`, …). */
@@ -32,8 +33,12 @@ const tagsPerCategory: UsageCounter = async (source, userId, ids) => {
   ]);
 };
 
-export const categoryUsageCounters: UsageCounter[] = [tagsPerCategory, entriesPerCategory];
-export const tagUsageCounters: UsageCounter[] = [entriesPerTag];
+export const categoryUsageCounters: UsageCounter[] = [
+  tagsPerCategory,
+  entriesPerCategory,
+  budgetsPerCategory,
+];
+export const tagUsageCounters: UsageCounter[] = [entriesPerTag, budgetsPerTag];
 
 /** Runs every counter and sums them into `{id: {key: count}}`, starting from `zeros`. */
 export async function countUsage(

@@ -11,6 +11,7 @@ import { exportsModule } from './exports/exports.module';
 import { notificationsModule } from './notifications/notifications.module';
 import { pushModule } from './push/push.module';
 import { imagesModule } from './images/images.module';
+import { budgetsModule } from './budgets/budgets.module';
 
 export type { ApiModule } from './api-module';
 
@@ -30,4 +31,5 @@ export const apiModules: ApiModule[] = [
   notificationsModule,
   pushModule,
   imagesModule,
+  budgetsModule,
 ];

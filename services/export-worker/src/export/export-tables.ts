@@ -1,6 +1,7 @@
 import type { ExportFilters, ExportResource, ExportResourceFilters } from '@pfs/contracts';
 import { buildEntryFilters, EntryFilters, IdFilter, SqlParams } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
+import { budgetsTable } from './budgets-table';
 import { ExportColumn, ExportTable } from './export-table';
 import { streamRows } from './row-cursor';
 
@@ -176,11 +177,6 @@ function attachmentsTable(source: DataSource, scope: ExportScope): ExportTable {
   };
 }
 
-/** Tables with no data in this service yet (budgets): the sheet is there, with its columns, empty. */
-function emptyTable(name: string, title: string, columns: ExportColumn[]): ExportTable {
-  return { name, title, columns, async *openRows() {} };
-}
-
 /** The table of one export resource. */
 export function tableFor(source: DataSource, resource: ExportResource, scope: ExportScope): ExportTable {
   switch (resource) {
@@ -193,11 +189,7 @@ export function tableFor(source: DataSource, resource: ExportResource, scope: Ex
     case 'balances':
       return balancesTable(source, scope);
     case 'budgets':
-      return emptyTable('budgets', 'Budgets', [
-        { key: 'name', header: 'Budget', kind: 'text' },
-        { key: 'limit', header: 'Limit', kind: 'decimal' },
-        { key: 'currency', header: 'Currency', kind: 'text' },
-      ]);
+      return budgetsTable(source, scope);
     case 'attachments':
       return attachmentsTable(source, scope);
   }

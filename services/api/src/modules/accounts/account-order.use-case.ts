@@ -1,45 +1,17 @@
-import { inputError, notFound } from '@pfs/errors';
+import { notFound } from '@pfs/errors';
 import { accountsTable, withUserChange } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
 import { draftOfEntry } from '../entries/entry-draft';
 import { EntryWriter } from '../entries/entry-writer';
 import type { LedgerDeps } from '../entries/ledger.deps';
-
-const MAX_ORDER = 255;
-
-/** Writes positions 0, 1, 2… in the given order; only accounts whose position changes get a new revision. */
-async function writeOrder(
-  deps: LedgerDeps,
-  manager: EntityManager,
-  userId: string,
-  changeSeq: string,
-  ids: string[],
-) {
-  const accounts = await deps.accounts.listInOrder(manager, userId);
-  const byId = new Map(accounts.map((account) => [account.id, account]));
-  for (const [index, id] of ids.entries()) {
-    const account = byId.get(id)!;
-    const order = Math.min(index, MAX_ORDER);
-    if (account.order === order) continue;
-    await accountsTable.update(manager, userId, id, changeSeq, {
-      ...accountsTable.options.toSnapshot(account),
-      order,
-    });
-  }
-}
+import { movedIds, reorderedIds, writeDisplayOrder } from '../ordering/display-order';
 
 /** POST /accounts/reorder: the listed accounts first, in that order, then the rest as they were. */
 export async function reorderAccounts(deps: LedgerDeps, userId: string, order: string[]): Promise<void> {
   await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
     const current = (await deps.accounts.listInOrder(manager, userId)).map((account) => account.id);
-    const unknown = order.filter((id) => !current.includes(id));
-    if (unknown.length || new Set(order).size !== order.length) {
-      throw inputError([{ field: 'order', error: 'must list each of your accounts at most once' }]);
-    }
-    await writeOrder(deps, manager, userId, changeSeq, [
-      ...order,
-      ...current.filter((id) => !order.includes(id)),
-    ]);
+    const ids = reorderedIds(current, order, 'accounts');
+    await writeDisplayOrder(accountsTable, manager, { userId, changeSeq, ids });
   });
 }
 
@@ -53,9 +25,11 @@ export async function moveAccount(
   await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
     const current = (await deps.accounts.listInOrder(manager, userId)).map((account) => account.id);
     if (!current.includes(id)) throw notFound('Account', id);
-    const rest = current.filter((other) => other !== id);
-    rest.splice(Math.min(position, rest.length), 0, id);
-    await writeOrder(deps, manager, userId, changeSeq, rest);
+    await writeDisplayOrder(accountsTable, manager, {
+      userId,
+      changeSeq,
+      ids: movedIds(current, id, position),
+    });
   });
 }
 

@@ -1,25 +1,39 @@
 import { inputError, notFound } from '@pfs/errors';
-import { amountToJson } from '@pfs/money';
-import { requireScopes, userIdOf } from '@pfs/resource-api';
+import { amountToJson, type Decimal } from '@pfs/money';
+import { hasScope, requireScopes, userIdOf } from '@pfs/resource-api';
+import { readWatermark } from '@pfs/resource-store';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { budgetsDepsOf } from '../budgets/budgets.deps';
+import { presentBudget } from '../budgets/budgets.presenter';
+import { ratesReady } from '../currencies/rate-book';
 import { readEntryFilters } from '../entries/entry-list-filters';
 import { ledgerDepsOf } from '../entries/ledger-deps-of';
 import { sumEntries } from '../entries/sum-entries.use-case';
-import { ratesReady } from '../currencies/rate-book';
-import { summarize } from './summary.use-case';
+import { allTimeAverage, allTimeTotals, type AllTimeTotals } from './all-time-average';
+import { noPlannedSums, type PlannedSums } from './planned-sums.hook';
+import { findSummaryBudget } from './summary-budget.use-case';
+import { type SideSummary, summarize } from './summary.use-case';
 
-/**
- * `GET /me/summary?from&to[&currency]` (user:r and entries:r): expense and income totals, counts, daily
- * medians and daily averages over the period, in the main currency unless `currency` is given, with the
- * entry filters of `/entries`. `left` is incomes plus expenses (no budgets exist yet to subtract from).
- */
 /** Medians need every day of the period in memory: ten years is plenty and stays small. */
 const MAX_PERIOD_MS = 3_653 * 86_400_000;
 
-export function summaryRoutes(deps: ApiDependencies): Router {
+export interface SummaryOptions {
+  /** Planned repeat occurrences (`sum_planned`); the repeats engine plugs in here. Default: zero. */
+  plannedSums?: PlannedSums;
+}
+
+/**
+ * `GET /me/summary?from&to[&currency]` (user:r and entries:r): expense and income totals, counts, daily
+ * medians, daily and all-time averages over the period, in the main currency unless `currency` is given,
+ * with the entry filters of `/entries`. With budgets:r too, `budget` is the overall budget (docs/ledger.md)
+ * and `left` its limit − amount; otherwise `left` is incomes + expenses.
+ */
+export function summaryRoutes(deps: ApiDependencies, options: SummaryOptions = {}): Router {
   const router = Router();
   const ledger = ledgerDepsOf(deps);
+  const budgets = budgetsDepsOf(deps);
+  const plannedSums = options.plannedSums ?? noPlannedSums;
 
   router.get(
     '/me/summary',
@@ -30,8 +44,10 @@ export function summaryRoutes(deps: ApiDependencies): Router {
       const user = await deps.users.findById(userId);
       if (!user) throw notFound('User');
       const filters = readEntryFilters(req, { requireRange: true });
+      const from = filters.from!;
+      const to = filters.to!;
       const currency = req.query.currency === undefined ? user.currency : String(req.query.currency);
-      if (Date.parse(filters.to!) - Date.parse(filters.from!) > MAX_PERIOD_MS) {
+      if (Date.parse(to) - Date.parse(from) > MAX_PERIOD_MS) {
         throw inputError([{ field: 'to', error: 'the period must be at most ten years' }]);
       }
       const days = await sumEntries(ledger, userId, {
@@ -40,20 +56,46 @@ export function summaryRoutes(deps: ApiDependencies): Router {
         range: 'day',
         customRates: user.customRates,
       });
-      const summary = summarize(days, filters.from!, filters.to!);
-      const side = (s: typeof summary.expenses) => ({
+      const summary = summarize(days, from, to);
+      // The all-time totals scan every matching entry: remembered until the user's next write.
+      const allTimeFilters = { ...filters, from: undefined, to: undefined };
+      const allTime = await deps.resourceApi.rememberAtWatermark<AllTimeTotals>(
+        `summary:all-time:${userId}:${currency}:${JSON.stringify(allTimeFilters)}`,
+        await readWatermark(deps.dataSource, userId),
+        async () =>
+          allTimeTotals(
+            await sumEntries(ledger, userId, {
+              filters: allTimeFilters,
+              currency,
+              range: 'day',
+              customRates: user.customRates,
+            }),
+          ),
+      );
+      const planned = await plannedSums({ userId, from, to, currency, filters });
+      const budget = hasScope(req.auth?.scopes ?? [], 'budgets:r')
+        ? await findSummaryBudget(
+            budgets,
+            { id: userId, startDay: user.startDay, currency: user.currency },
+            { from, currency },
+          )
+        : undefined;
+      const side = (s: SideSummary, name: 'expenses' | 'incomes', sumPlanned: Decimal) => ({
         sum: amountToJson(s.sum),
+        sum_planned: amountToJson(sumPlanned),
         count: s.count,
         daily_median: amountToJson(s.dailyMedian),
         daily_avg: amountToJson(s.dailyAverage),
+        all_time_avg: amountToJson(allTimeAverage(allTime, name, summary.dayCount)),
       });
       deps.resourceApi.respond.sendObject(req, res, 'me', {
-        from: filters.from,
-        to: filters.to,
+        from,
+        to,
         currency: { code: currency },
-        expenses: side(summary.expenses),
-        incomes: side(summary.incomes),
-        left: amountToJson(summary.incomes.sum.plus(summary.expenses.sum)),
+        expenses: side(summary.expenses, 'expenses', planned.expenses),
+        incomes: side(summary.incomes, 'incomes', planned.incomes),
+        ...(budget ? { budget: presentBudget(budget.view) } : {}),
+        left: amountToJson(budget ? budget.left : summary.incomes.sum.plus(summary.expenses.sum)),
       });
     },
   );

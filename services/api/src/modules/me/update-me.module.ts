@@ -19,7 +19,8 @@ meSchema.links.push(
     rel: 'summary',
     href: '/me/summary',
     method: 'GET',
-    title: 'Expense and income totals, counts, daily medians and averages over a period (main currency)',
+    title:
+      'Expense and income totals, counts, daily medians, daily and all-time averages over a period (main currency), the overall budget and what is left',
     hrefSchema: {
       type: 'object',
       required: ['from', 'to'],
@@ -37,6 +38,7 @@ meSchema.links.push(
         currency: { type: 'object', properties: { code: { type: 'string' } } },
         expenses: { type: 'object' },
         incomes: { type: 'object' },
+        budget: { type: 'object', description: 'The overall budget (with budgets:r), as /budgets shows it.' },
         left: { type: 'number' },
       },
     },

@@ -1,0 +1,149 @@
+import { type FieldError, inputError, notFound } from '@pfs/errors';
+import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
+import {
+  accountsTable,
+  type Budget,
+  type BudgetReferenceField,
+  type BudgetSnapshot,
+  budgetsTable,
+  categoriesTable,
+  type ResourceTable,
+  type Snapshot,
+  type SyncedRecord,
+  tagsTable,
+  withUserChange,
+} from '@pfs/resource-store';
+import type { EntityManager } from 'typeorm';
+import { readBudgetSnapshot } from './budget-draft';
+import type { BudgetsDeps } from './budgets.deps';
+import { movedIds, reorderedIds, writeDisplayOrder } from '../ordering/display-order';
+
+/** Where each filter list's ids live. */
+const TABLE_OF: Record<BudgetReferenceField, Pick<ResourceTable<SyncedRecord>, 'findByIds'>> = {
+  categories: categoriesTable,
+  '!categories': categoriesTable,
+  tags: tagsTable,
+  '!tags': tagsTable,
+  accounts: accountsTable,
+  '!accounts': accountsTable,
+};
+
+/**
+ * Every id in the six filter lists must be one of the user's live categories, tags or accounts (400
+ * naming `categories.N`, …). Ids the budget already had may stay even if deleted since: they are its
+ * `problem`, and a whole-object PUT of the fetched budget must still work.
+ */
+async function assertReferences(
+  manager: EntityManager,
+  userId: string,
+  state: Snapshot,
+  previous?: Budget,
+): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const [field, table] of Object.entries(TABLE_OF) as Array<
+    [BudgetReferenceField, (typeof TABLE_OF)[BudgetReferenceField]]
+  >) {
+    const ids = (state[field] as string[] | undefined) ?? [];
+    if (!ids.length) continue;
+    const live = new Set((await table.findByIds(manager, userId, ids)).map((record) => record.id));
+    const kept = new Set(previous?.references[field] ?? []);
+    ids.forEach((id, index) => {
+      if (!live.has(id) && !kept.has(id))
+        errors.push({ field: `${field}.${index}`, error: `must be one of your ${field.replace('!', '')}` });
+    });
+  }
+  if (errors.length) throw inputError(errors);
+}
+
+export async function createBudget(deps: BudgetsDeps, userId: string, state: Snapshot): Promise<Budget> {
+  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const snapshot = readBudgetSnapshot(state, { order: await deps.budgets.nextOrder(manager, userId) });
+    await assertReferences(manager, userId, snapshot);
+    return budgetsTable.insert(manager, userId, changeSeq, snapshot);
+  });
+}
+
+export interface UpdateBudgetOptions {
+  id: string;
+  clientModified: Date;
+  /** The client's intended state from the state it edited (PUT: the body; PATCH: the patch applied). */
+  intended: (edited: Snapshot) => Snapshot;
+  /** Validates a full state against the published schema. */
+  assertValid: (state: Snapshot) => void;
+  presentCurrent: (budget: Budget) => unknown;
+}
+
+/** PUT/PATCH under the write rule (stale → merge or 409), then the budget rules and references. */
+export async function updateBudget(
+  deps: BudgetsDeps,
+  userId: string,
+  options: UpdateBudgetOptions,
+): Promise<Budget> {
+  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const current = await lockBudget(manager, userId, options.id);
+    const snapshot = await resolveBudgetWrite(manager, userId, current, options);
+    return (await budgetsTable.update(manager, userId, current.id, changeSeq, snapshot))!;
+  });
+}
+
+export async function lockBudget(manager: EntityManager, userId: string, id: string): Promise<Budget> {
+  const current = await budgetsTable.findById(manager, userId, id, { forUpdate: true });
+  if (!current) throw notFound('Budget', id);
+  return current;
+}
+
+/** The state a write leaves: merged under the write rule, validated, references checked. */
+export async function resolveBudgetWrite(
+  manager: EntityManager,
+  userId: string,
+  current: Budget,
+  options: UpdateBudgetOptions,
+): Promise<BudgetSnapshot> {
+  const merged = await resolveWrite({
+    current: budgetsTable.options.toSnapshot(current),
+    currentModified: current.modifiedAt,
+    clientModified: options.clientModified,
+    intended: options.intended,
+    loadRevision: (at) => budgetsTable.findRevision(manager, userId, current.id, at),
+    presentCurrent: () => options.presentCurrent(current),
+  });
+  options.assertValid(merged);
+  assertExtraSize(merged.extra);
+  const snapshot = readBudgetSnapshot(merged, { order: current.order });
+  await assertReferences(manager, userId, snapshot, current);
+  return snapshot;
+}
+
+export async function deleteBudget(deps: BudgetsDeps, userId: string, id: string): Promise<void> {
+  const deleted = await withUserChange(deps.dataSource, userId, (manager, changeSeq) =>
+    budgetsTable.softDelete(manager, userId, [id], changeSeq),
+  );
+  if (!deleted) throw notFound('Budget', id);
+}
+
+/** POST /budgets/reorder: the listed budgets first, in that order, then the rest as they were. */
+export async function reorderBudgets(deps: BudgetsDeps, userId: string, order: string[]): Promise<void> {
+  await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const current = await deps.budgets.idsInOrder(manager, userId);
+    const ids = reorderedIds(current, order, 'budgets');
+    await writeDisplayOrder(budgetsTable, manager, { userId, changeSeq, ids });
+  });
+}
+
+/** POST /budgets/{id}/move: one budget at `position` (0 = first; past the end = last). */
+export async function moveBudget(
+  deps: BudgetsDeps,
+  userId: string,
+  id: string,
+  position: number,
+): Promise<void> {
+  await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
+    const current = await deps.budgets.idsInOrder(manager, userId);
+    if (!current.includes(id)) throw notFound('Budget', id);
+    await writeDisplayOrder(budgetsTable, manager, {
+      userId,
+      changeSeq,
+      ids: movedIds(current, id, position),
+    });
+  });
+}

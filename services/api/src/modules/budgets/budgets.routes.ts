@@ -1,0 +1,212 @@
+import { inputError, notFound } from '@pfs/errors';
+import {
+  applyMergePatch,
+  buildLinkHeader,
+  isResourceId,
+  parseBooleanParam,
+  parseCreateBody,
+  parseListParam,
+  parsePageParams,
+  parseSearchParam,
+  readClientModified,
+  requireScope,
+  userIdOf,
+} from '@pfs/resource-api';
+import { type Budget, budgetsTable, type BudgetListFilters, type Snapshot } from '@pfs/resource-store';
+import { type Request, type Response, Router } from 'express';
+import type { ApiDependencies } from '../../dependencies';
+import { ratesReady } from '../currencies/rate-book';
+import { isValidDate } from '../entries/entry-draft';
+import { idempotentPost } from '../entries/idempotency';
+import { budgetHistory } from './budget-history.use-case';
+import { listBudgetIterations } from './budget-list.use-case';
+import { updateBudgetTail } from './budget-tail.use-case';
+import { type BudgetUser, currentIteration, todayUtc, viewBudgets } from './budget-views.use-case';
+import {
+  createBudget,
+  deleteBudget,
+  moveBudget,
+  reorderBudgets,
+  updateBudget,
+} from './budget-writes.use-case';
+import { budgetsDepsOf } from './budgets.deps';
+import { presentBudget } from './budgets.presenter';
+
+const NO_CONTENT = { status: 204, headers: {} };
+
+/** Stored snapshots keep amounts as exact text; the published schema validates them as the JSON numbers clients send. */
+function asJsonNumbers(state: Snapshot): Snapshot {
+  const number = (value: unknown) => (typeof value === 'string' ? Number(value) : value);
+  const out: Snapshot = { ...state };
+  for (const key of ['limit', 'delta', 'percent', 'rollover_amount']) {
+    if (out[key] !== undefined) out[key] = number(out[key]);
+  }
+  const currency = out.currency as Record<string, unknown> | undefined;
+  if (currency?.rate !== undefined) out.currency = { ...currency, rate: number(currency.rate) };
+  return out;
+}
+
+function readDate(query: Record<string, unknown>, name: string, required: boolean): string | undefined {
+  const value = query[name];
+  if (value === undefined && !required) return undefined;
+  if (value === undefined) throw inputError([{ field: name, error: 'is required' }]);
+  if (!isValidDate(value)) throw inputError([{ field: name, error: 'must be a date YYYY-MM-DD' }]);
+  return value as string;
+}
+
+function readRange(query: Record<string, unknown>, fromRequired: boolean) {
+  const from = readDate(query, 'from', fromRequired);
+  const to = readDate(query, 'to', true)!;
+  if (from && to < from) throw inputError([{ field: 'to', error: 'must not be before from' }]);
+  return { from, to };
+}
+
+function readListFilters(req: Request): BudgetListFilters {
+  const query = req.query as Record<string, unknown>;
+  const { from, to } = readRange(query, true);
+  return {
+    from: from!,
+    to,
+    categories: parseListParam(query, 'categories', isResourceId),
+    tags: parseListParam(query, 'tags', isResourceId),
+    accounts: parseListParam(query, 'accounts', isResourceId),
+    search: parseSearchParam(query, 300),
+    hasProblem: parseBooleanParam(query, 'has_problem'),
+  };
+}
+
+export function budgetsRoutes(deps: ApiDependencies): Router {
+  const router = Router();
+  const api = deps.resourceApi;
+  const budgets = budgetsDepsOf(deps);
+  const idempotent = idempotentPost(deps.dataSource);
+
+  const userOf = async (req: Request): Promise<BudgetUser> => {
+    const user = await deps.users.findById(userIdOf(req));
+    if (!user) throw notFound('User');
+    return { id: user.id, startDay: user.startDay, currency: user.currency };
+  };
+  const presentCurrent = async (user: BudgetUser, budget: Budget) => {
+    const [view] = await viewBudgets(budgets, user, [
+      { budget, iteration: currentIteration(budget, user.startDay) },
+    ]);
+    return presentBudget(view);
+  };
+
+  router.get('/budgets', requireScope('budgets:r'), ratesReady(deps.rates), async (req, res) => {
+    const filters = readListFilters(req);
+    const oneIterationOnly = parseBooleanParam(req.query as Record<string, unknown>, 'one_iteration_only');
+    const params = api.parseList(req, { endpoint: 'budgets' });
+    const result = await listBudgetIterations(budgets, await userOf(req), {
+      params,
+      filters,
+      oneIterationOnly: oneIterationOnly ?? false,
+    });
+    api.respond.sendList(req, res, { schema: 'budgets', params, result, present: (item) => item.body });
+  });
+
+  router.post('/budgets/reorder', requireScope('budgets:rw'), async (req, res) => {
+    const order = (req.body as { order?: unknown })?.order;
+    if (!Array.isArray(order) || !order.length || order.length > 500 || !order.every(isResourceId)) {
+      throw inputError([{ field: 'order', error: 'must be a non-empty array of budget ids' }]);
+    }
+    await idempotent(req, res, async () => {
+      await reorderBudgets(budgets, userIdOf(req), order);
+      return NO_CONTENT;
+    });
+  });
+
+  router.post('/budgets/:id/move', requireScope('budgets:rw'), async (req, res) => {
+    const position = (req.body as { position?: unknown })?.position;
+    if (!Number.isInteger(position) || (position as number) < 0) {
+      throw inputError([{ field: 'position', error: 'must be an integer of at least 0' }]);
+    }
+    await idempotent(req, res, async () => {
+      await moveBudget(budgets, userIdOf(req), String(req.params.id), position as number);
+      return NO_CONTENT;
+    });
+  });
+
+  router.get('/budgets/:id/history', requireScope('budgets:r'), ratesReady(deps.rates), async (req, res) => {
+    const query = req.query as Record<string, unknown>;
+    const range = readRange(query, false);
+    const { page, perPage } = parsePageParams(query);
+    const user = await userOf(req);
+    const budget = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
+    if (!budget) throw notFound('Budget', String(req.params.id));
+    const history = await budgetHistory(budgets, user, budget, { ...range, page, perPage });
+    const cut = req.originalUrl.indexOf('?');
+    res.setHeader(
+      'Link',
+      buildLinkHeader({
+        path: req.originalUrl.split('?')[0],
+        rawQuery: cut === -1 ? '' : req.originalUrl.slice(cut + 1),
+        page,
+        perPage,
+        total: history.total,
+      }),
+    );
+    res.setHeader('X-Total-Count', String(history.total));
+    api.respond.sendObject(req, res, 'budgets', history.items);
+  });
+
+  router.get('/budgets/:id', requireScope('budgets:r'), ratesReady(deps.rates), async (req, res) => {
+    const user = await userOf(req);
+    const budget = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
+    if (!budget) throw notFound('Budget', String(req.params.id));
+    // ETag only: amount and planned change with entries, so the budget's own modified is no Last-Modified.
+    api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, budget));
+  });
+
+  router.post('/budgets', requireScope('budgets:rw'), async (req, res) => {
+    await idempotent(req, res, async () => {
+      const state = await parseCreateBody(api.schemas, 'budgets', req.body);
+      const created = await createBudget(budgets, userIdOf(req), state);
+      return { status: 201, headers: { Location: `${deps.config.BASE_URL}/budgets/${created.id}` } };
+    });
+  });
+
+  const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {
+    const scopeOfUpdate = (req.query as Record<string, unknown>).update ?? 'all';
+    if (scopeOfUpdate !== 'all' && scopeOfUpdate !== 'tail') {
+      throw inputError([
+        {
+          field: 'update',
+          error: 'must be all or tail: budgets keep no single-iteration changes (docs/budgets.md)',
+        },
+      ]);
+    }
+    const user = await userOf(req);
+    const clientModified = readClientModified(req.body);
+    const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('budgets', req.body);
+    // The 409 body needs figures, which need a query: presented up front for the rare conflict.
+    const current = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
+    if (!current) throw notFound('Budget', String(req.params.id));
+    const currentBody = await presentCurrent(user, current);
+    const write = scopeOfUpdate === 'tail' ? updateBudgetTail : updateBudget;
+    const updated = await write(budgets, user.id, {
+      startDay: user.startDay,
+      today: todayUtc(),
+      id: current.id,
+      clientModified,
+      intended: (edited: Snapshot) => {
+        if (mode === 'put') return body;
+        const patched = applyMergePatch(edited, { ...(req.body as object), modified: undefined });
+        const { modified: _m, ...state } = api.schemas.normalizeUpdate('budgets', patched);
+        return state;
+      },
+      assertValid: (state) => api.schemas.assertValidState('budgets', asJsonNumbers(state)),
+      presentCurrent: () => currentBody,
+    });
+    api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, updated));
+  };
+  router.put('/budgets/:id', requireScope('budgets:rw'), ratesReady(deps.rates), update('put'));
+  router.patch('/budgets/:id', requireScope('budgets:rw'), ratesReady(deps.rates), update('patch'));
+
+  router.delete('/budgets/:id', requireScope('budgets:rw'), async (req, res) => {
+    await deleteBudget(budgets, userIdOf(req), String(req.params.id));
+    api.respond.sendNoContent(res);
+  });
+
+  return router;
+}

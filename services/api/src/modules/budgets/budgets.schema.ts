@@ -1,0 +1,191 @@
+import type { ResourceSchema } from '@pfs/resource-api';
+import { BUDGET_FREQUENCIES, BUDGET_STATUSES, BUDGET_TYPES } from '@pfs/resource-store';
+
+const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' };
+const ids = { type: 'array', maxItems: 100, items: id };
+const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 };
+const date = { type: 'string', format: 'date' };
+const figure = { type: 'number', readOnly: true };
+
+const listQuery = {
+  type: 'object',
+  required: ['from', 'to'],
+  properties: {
+    from: date,
+    to: date,
+    page: { type: 'integer', minimum: 0, default: 0 },
+    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
+    since: { type: 'string', description: 'A Service-Modified value of this endpoint.' },
+    include_deleted: { type: 'boolean' },
+    categories: { type: 'string', description: 'Comma-separated ids: budgets that include any of them.' },
+    tags: { type: 'string', description: 'Comma-separated ids: budgets that include any of them.' },
+    accounts: { type: 'string', description: 'Comma-separated ids: budgets that include any of them.' },
+    search: { type: 'string', description: 'Case-insensitive text in the name.' },
+    has_problem: { type: 'boolean', description: 'Only budgets with (true) or without (false) a problem.' },
+    one_iteration_only: {
+      type: 'boolean',
+      description: 'One item per budget: its first iteration in range.',
+    },
+  },
+};
+
+export const budgetsSchema: ResourceSchema = {
+  name: 'budgets',
+  title: 'Budget',
+  description:
+    'A spending limit over recurring iterations (docs/budgets.md). Each item is one budget at one iteration (from/to); amount, planned, rollover_amount and the limit of delta and percent budgets are computed from the entries at read, so recalculated is always true.',
+  properties: {
+    id: { type: 'string', readOnly: true },
+    name: { type: 'string', minLength: 1, maxLength: 300 },
+    type: { type: 'string', enum: [...BUDGET_TYPES] },
+    limit: { ...amount, description: 'Required for regular budgets (≥ 0); computed for delta and percent.' },
+    delta: { ...amount, description: 'delta budgets: limit = previous iteration amount + delta (≥ 0).' },
+    percent: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 100000,
+      description: 'percent budgets: limit = percent % of the incomes of the iteration.',
+    },
+    currency: {
+      type: 'object',
+      required: ['code'],
+      description: 'main_rate (read-only) converts to the main currency on the iteration start.',
+      properties: {
+        code: { type: 'string', pattern: '^[A-Z]{3}$' },
+        rate: { type: 'number', exclusiveMinimum: 0 },
+        fixed: { type: 'boolean' },
+      },
+    },
+    recurrence: {
+      type: 'object',
+      required: ['frequency', 'start'],
+      description: 'iteration (read-only) is the index of the shown iteration, 0 first.',
+      properties: {
+        frequency: { type: 'string', enum: [...BUDGET_FREQUENCIES] },
+        interval: { type: 'integer', minimum: 1, maximum: 127 },
+        start: date,
+        end: date,
+        byday: { type: 'string', maxLength: 100 },
+        bymonthday: { type: 'string', maxLength: 100 },
+        bysetpos: { type: 'string', maxLength: 100 },
+      },
+    },
+    rollover: { type: 'boolean' },
+    rollover_amount: { ...amount, description: 'Set it to replace the computed carry-over.' },
+    order: { type: 'integer', minimum: 0, maximum: 255 },
+    status: { type: 'string', enum: [...BUDGET_STATUSES] },
+    categories: ids,
+    '!categories': ids,
+    tags: ids,
+    '!tags': ids,
+    accounts: ids,
+    '!accounts': ids,
+    from: { ...date, readOnly: true },
+    to: { ...date, readOnly: true },
+    amount: figure,
+    planned: figure,
+    limit_planned: figure,
+    history_amount_median: figure,
+    problem: { type: 'object', readOnly: true },
+    modified: { type: 'string', readOnly: true, description: 'Opaque; send it back on writes.' },
+    created: { type: 'string', format: 'date-time', readOnly: true },
+    deleted: { type: 'boolean', readOnly: true },
+    recalculated: { type: 'boolean', readOnly: true },
+    extra: { type: 'object', description: 'Any JSON the application stores; returned unchanged (≤16 KiB).' },
+  },
+  createRequired: ['name', 'type', 'currency', 'recurrence'],
+  updateRequired: ['name', 'type', 'currency', 'recurrence'],
+  links: [
+    {
+      rel: 'list',
+      href: '/budgets',
+      method: 'GET',
+      title: 'List budget iterations in a range',
+      hrefSchema: listQuery,
+      target: 'list',
+      scope: 'budgets:r',
+    },
+    {
+      rel: 'create',
+      href: '/budgets',
+      method: 'POST',
+      title: 'Create a budget',
+      submission: 'create',
+      scope: 'budgets:rw',
+    },
+    {
+      rel: 'self',
+      href: '/budgets/{id}',
+      method: 'GET',
+      title: 'Get a budget (its current iteration)',
+      target: 'object',
+      scope: 'budgets:r',
+    },
+    {
+      rel: 'update',
+      href: '/budgets/{id}',
+      method: 'PUT',
+      title: 'Replace a budget (?update=all|tail)',
+      submission: 'update',
+      target: 'object',
+      scope: 'budgets:rw',
+    },
+    {
+      rel: 'patch',
+      href: '/budgets/{id}',
+      method: 'PATCH',
+      title: 'Change some fields (JSON merge patch)',
+      submission: 'patch',
+      target: 'object',
+      scope: 'budgets:rw',
+    },
+    {
+      rel: 'delete',
+      href: '/budgets/{id}',
+      method: 'DELETE',
+      title: 'Delete a budget',
+      scope: 'budgets:rw',
+    },
+    {
+      rel: 'history',
+      href: '/budgets/{id}/history',
+      method: 'GET',
+      title: 'Past iterations of a budget',
+      scope: 'budgets:r',
+      hrefSchema: {
+        type: 'object',
+        required: ['to'],
+        properties: {
+          from: date,
+          to: date,
+          page: { type: 'integer', minimum: 0 },
+          per_page: { type: 'integer', minimum: 10, maximum: 500 },
+        },
+      },
+    },
+    {
+      rel: 'move',
+      href: '/budgets/{id}/move',
+      method: 'POST',
+      title: 'Move to a position',
+      scope: 'budgets:rw',
+      submission: {
+        type: 'object',
+        required: ['position'],
+        properties: { position: { type: 'integer', minimum: 0 } },
+      },
+    },
+    {
+      rel: 'reorder',
+      href: '/budgets/reorder',
+      method: 'POST',
+      title: 'Set the order of budgets',
+      scope: 'budgets:rw',
+      submission: {
+        type: 'object',
+        required: ['order'],
+        properties: { order: { type: 'array', items: id } },
+      },
+    },
+  ],
+};

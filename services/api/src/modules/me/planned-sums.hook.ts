@@ -1,0 +1,17 @@
+import { Decimal } from '@pfs/money';
+import type { EntryFilters } from '@pfs/resource-store';
+
+/**
+ * `sum_planned` of `/me/summary`: what planned repeat occurrences (not yet entries) of the period add up
+ * to, per side, in the summary currency. The repeats engine provides it (plannedOccurrences); until it is
+ * wired, `noPlannedSums` answers zero.
+ */
+export type PlannedSums = (options: {
+  userId: string;
+  from: string;
+  to: string;
+  currency: string;
+  filters: EntryFilters;
+}) => Promise<{ expenses: Decimal; incomes: Decimal }>;
+
+export const noPlannedSums: PlannedSums = async () => ({ expenses: new Decimal(0), incomes: new Decimal(0) });
