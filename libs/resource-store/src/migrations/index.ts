@@ -7,6 +7,7 @@ import { CreateAccountsAndEntries1763800310000 } from './1763800310000-create-ac
 import { AddAccountEntriesCount1763800320000 } from './1763800320000-add-account-entries-count';
 import { DropEntryMainRate1763800330000 } from './1763800330000-drop-entry-main-rate';
 import { CreateExportsNotificationsPush1763800400000 } from './1763800400000-create-exports-notifications-push';
+import { CreateRepeats1763800600000 } from './1763800600000-create-repeats';
 
 /** The resource schema, in order. Append new migrations; never edit one that has shipped. */
 export const resourceMigrations: MigrationSet = {
@@ -21,5 +22,6 @@ export const resourceMigrations: MigrationSet = {
     AddAccountEntriesCount1763800320000,
     DropEntryMainRate1763800330000,
     CreateExportsNotificationsPush1763800400000,
+    CreateRepeats1763800600000,
   ],
 };

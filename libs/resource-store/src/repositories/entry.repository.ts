@@ -33,6 +33,9 @@ export interface Entry extends SyncedRecord {
   completed: boolean;
   /** The companion entry of a transfer. */
   transactionId: string | null;
+  /** The repeating series this entry is an occurrence of, and which one (0 = the first). */
+  repeatId: string | null;
+  iteration: number | null;
 }
 
 /**
@@ -73,6 +76,9 @@ export const entriesTable = new ResourceTable<Entry>({
     'reminders',
     'completed',
     'transaction_id',
+    // Read only: written by the repeat series' own statements (RepeatRepository.link), never by toColumns.
+    'repeat_id',
+    'iteration',
   ],
   // Fields listed one by one: an object spread followed by many properties sends V8 down a slow path
   // (measured ~50 µs a row), which a page of 200 entries pays 200 times.
@@ -97,6 +103,8 @@ export const entriesTable = new ResourceTable<Entry>({
     reminders: (row.reminders as EntryReminder[] | null) ?? null,
     completed: Boolean(row.completed),
     transactionId: row.transaction_id === null ? null : String(row.transaction_id),
+    repeatId: row.repeat_id === null || row.repeat_id === undefined ? null : String(row.repeat_id),
+    iteration: row.iteration === null || row.iteration === undefined ? null : Number(row.iteration),
   }),
   toSnapshot: (entry: Entry): EntrySnapshot => ({
     amount: entry.amount,
