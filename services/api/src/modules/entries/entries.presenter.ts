@@ -4,9 +4,15 @@ import type { Entry } from '@pfs/resource-store';
 
 /**
  * The `/entries` representation. `companion` is the other side of a transfer, when there is one;
- * `mainRate` converts the entry's currency to the user's current main currency on the entry's date.
+ * `mainRate` converts the entry's currency to the user's current main currency on the entry's date;
+ * `repeat` is the series of an occurrence (repeat.presenter.ts).
  */
-export function presentEntry(entry: Entry, companion?: Entry, mainRate?: Decimal): Record<string, unknown> {
+export function presentEntry(
+  entry: Entry,
+  companion?: Entry,
+  mainRate?: Decimal,
+  repeat?: Record<string, unknown>,
+): Record<string, unknown> {
   return compact({
     id: entry.id,
     amount: amountToJson(entry.amount),
@@ -24,6 +30,7 @@ export function presentEntry(entry: Entry, companion?: Entry, mainRate?: Decimal
     location: entry.location,
     reminders: entry.reminders,
     completed: entry.completed,
+    repeat,
     transaction:
       entry.transactionId === null
         ? undefined

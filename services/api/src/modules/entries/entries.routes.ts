@@ -21,6 +21,9 @@ import { manageEntries, readManageRequest } from './manage-entries.use-case';
 import { SumRange, sumEntries } from './sum-entries.use-case';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
 import { updateEntry } from './update-entry.use-case';
+import { readRepeatRule } from './repeat-rule';
+import { createRepeatingEntry } from './repeat-series.use-case';
+import { seriesOf } from './repeat-reads';
 import { ratesReady } from '../currencies/rate-book';
 
 export function entriesRoutes(deps: ApiDependencies): Router {
@@ -35,15 +38,17 @@ export function entriesRoutes(deps: ApiDependencies): Router {
    * concurrent with the companions' read; a list passes the main currency it read beside its page).
    */
   async function presenterFor(userId: string, entries: Entry[], knownMain?: string) {
-    const [companions, main] = await Promise.all([
+    const [companions, main, series] = await Promise.all([
       companionsOf(userId, entries),
       knownMain ?? ledger.entries.findMainCurrency(deps.dataSource, userId),
+      seriesOf(deps.dataSource, userId, entries),
     ]);
     return (entry: Entry) =>
       presentEntry(
         entry,
         companions.get(entry.transactionId ?? ''),
         findCrossRate(deps.rates, entry.currency, main, entry.date),
+        series.get(entry.id),
       );
   }
 
@@ -134,9 +139,15 @@ export function entriesRoutes(deps: ApiDependencies): Router {
               )
             : error;
         });
+        if (state.repeat !== undefined && isBatch)
+          throw inputError([{ field: `${prefix}repeat`, error: 'a repeating entry must be posted alone' }]);
         drafts.push(readEntryDraft(state, prefix));
       }
-      const created = await createEntries(ledger, userIdOf(req), drafts, isBatch);
+      const rule = bodies[0] && (bodies[0] as { repeat?: unknown }).repeat;
+      const created =
+        !isBatch && rule !== undefined && rule !== null
+          ? await createRepeatingEntry(ledger, userIdOf(req), drafts[0], readRepeatRule(rule))
+          : await createEntries(ledger, userIdOf(req), drafts, isBatch);
       const location = `${deps.config.BASE_URL}/entries/${created[0].id}`;
       if (!isBatch) return { status: 201, headers: { Location: location } };
       return {

@@ -25,6 +25,29 @@ const idList = (what: string) => ({
   description: `Comma-separated ${what} ids; prefix the parameter with ! to exclude them.`,
 });
 
+const intList = { type: ['string', 'integer'] };
+/** `entry.repeat` (docs/ledger.md "Repeating entries"); repeat-rule.ts checks it and names bad fields. */
+const repeatSchema = {
+  type: 'object',
+  description:
+    'Makes the entry the first of a repeating series (RFC 5545 RRULE semantics); on reads, the series of an occurrence.',
+  properties: {
+    id: { type: 'string', readOnly: true },
+    start: { type: 'string', format: 'date' },
+    end: { type: 'string', format: 'date' },
+    count: { type: 'integer', minimum: 1 },
+    frequency: { type: 'string', enum: ['daily', 'weekly', 'monthly', 'yearly'] },
+    interval: { type: 'integer', minimum: 1, maximum: 127 },
+    byday: { type: 'string', description: 'Weekdays, optionally with an ordinal: MO,TU or 1MO or -1FR.' },
+    bymonthday: { ...intList, description: 'Days of the month, 1–31 or -31–-1, comma-separated.' },
+    bysetpos: { ...intList, description: 'Positions in the set byday/bymonthday give, e.g. -1 for the last.' },
+    iteration: { type: 'integer', readOnly: true },
+    template: { type: 'boolean', readOnly: true },
+    type: { type: 'string', enum: ['automatic', 'confirm', 'confirmed'] },
+    status: { type: 'string', enum: ['ok', 'missing_entries'], readOnly: true },
+  },
+};
+
 export const entryListQuery: JsonSchema = {
   type: 'object',
   properties: {
@@ -86,6 +109,7 @@ export const entriesSchema: ResourceSchema = {
       },
     },
     completed: { type: 'boolean' },
+    repeat: repeatSchema,
     transaction: {
       type: 'object',
       required: ['account'],

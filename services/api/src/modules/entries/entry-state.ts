@@ -24,6 +24,8 @@ export function canonicalEntryState(state: Snapshot): Snapshot {
     };
   }
   delete out.transaction;
+  // A series' rule is not entry state: the update reads it from the body (repeat-edit.use-case.ts).
+  delete out.repeat;
   return out;
 }
 
