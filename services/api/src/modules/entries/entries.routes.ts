@@ -11,7 +11,6 @@ import { buildEntryFilters, type Entry, entriesTable, type Snapshot } from '@pfs
 import { type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
-import { deleteEntry } from './delete-entry.use-case';
 import { readEntryDraft } from './entry-draft';
 import { isUnfiltered, readEntryFilters } from './entry-list-filters';
 import { presentEntry } from './entries.presenter';
@@ -20,7 +19,8 @@ import { ledgerDepsOf } from './ledger-deps-of';
 import { manageEntries, readManageRequest } from './manage-entries.use-case';
 import { SumRange, sumEntries } from './sum-entries.use-case';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
-import { updateEntry } from './update-entry.use-case';
+import { deleteSeriesEntry, updateSeriesEntry } from './repeat-edit.use-case';
+import { readSeriesEdit, readSeriesScope } from './repeat-query';
 import { readRepeatRule } from './repeat-rule';
 import { createRepeatingEntry } from './repeat-series.use-case';
 import { seriesOf } from './repeat-reads';
@@ -168,13 +168,18 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       const { modified: _m, ...state } = api.schemas.normalizeUpdate('entries', patched);
       return canonicalEntryState(state);
     };
-    const updated = await updateEntry(ledger, userId, {
-      id: String(req.params.id),
-      clientModified,
-      intended,
-      transfer: readTransferIntent(mode, req.body, body),
-      presentCurrent: (entry) => presentEntry(entry),
-    });
+    const updated = await updateSeriesEntry(
+      ledger,
+      userId,
+      {
+        id: String(req.params.id),
+        clientModified,
+        intended,
+        transfer: readTransferIntent(mode, req.body, body),
+        presentCurrent: (entry) => presentEntry(entry),
+      },
+      readSeriesEdit(req, mode),
+    );
     const present = await presenterFor(userId, [updated]);
     api.respond.sendObject(req, res, 'entries', present(updated), updated.modifiedAt);
   };
@@ -182,7 +187,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
   router.patch('/entries/:id', requireScope('entries:rw'), update('patch'));
 
   router.delete('/entries/:id', requireScope('entries:rw'), async (req, res) => {
-    await deleteEntry(ledger, userIdOf(req), String(req.params.id));
+    await deleteSeriesEntry(ledger, userIdOf(req), String(req.params.id), readSeriesScope(req, 'delete'));
     api.respond.sendNoContent(res);
   });
 

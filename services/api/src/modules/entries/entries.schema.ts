@@ -40,7 +40,10 @@ const repeatSchema = {
     interval: { type: 'integer', minimum: 1, maximum: 127 },
     byday: { type: 'string', description: 'Weekdays, optionally with an ordinal: MO,TU or 1MO or -1FR.' },
     bymonthday: { ...intList, description: 'Days of the month, 1–31 or -31–-1, comma-separated.' },
-    bysetpos: { ...intList, description: 'Positions in the set byday/bymonthday give, e.g. -1 for the last.' },
+    bysetpos: {
+      ...intList,
+      description: 'Positions in the set byday/bymonthday give, e.g. -1 for the last.',
+    },
     iteration: { type: 'integer', readOnly: true },
     template: { type: 'boolean', readOnly: true },
     type: { type: 'string', enum: ['automatic', 'confirm', 'confirmed'] },

@@ -50,7 +50,8 @@ export function readRepeatRule(value: unknown, prefix = 'repeat'): RepeatRule {
   let count: number | undefined;
   if (value.count !== undefined && value.count !== null && value.count !== 0) {
     const n = Number(value.count);
-    if (!Number.isInteger(n) || n < 1 || n > MAX_COUNT) fail('count', `must be an integer from 1 to ${MAX_COUNT}`);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_COUNT)
+      fail('count', `must be an integer from 1 to ${MAX_COUNT}`);
     else count = n;
   }
   const frequency = FREQUENCIES.includes(value.frequency as (typeof FREQUENCIES)[number])
@@ -69,7 +70,10 @@ export function readRepeatRule(value: unknown, prefix = 'repeat'): RepeatRule {
   };
   const has = (key: string) => value[key] !== undefined && value[key] !== null && value[key] !== '';
   if (has('byday')) {
-    const days = String(value.byday).toUpperCase().split(',').map((day) => day.trim());
+    const days = String(value.byday)
+      .toUpperCase()
+      .split(',')
+      .map((day) => day.trim());
     if (typeof value.byday !== 'string' || !days.every((day) => BYDAY.test(day)))
       fail('byday', 'must be weekdays MO,TU,WE,TH,FR,SA,SU, each with an optional ordinal (1MO, -1FR)');
     else rule.byday = days.map((day) => day.replace(/^\+/, '')).join(',');
@@ -97,7 +101,17 @@ export function readRepeatRule(value: unknown, prefix = 'repeat'): RepeatRule {
 /** Two rules produce the same occurrences (and type). */
 export function sameRule(a: RepeatRule, b: RepeatRule): boolean {
   const key = (rule: RepeatRule) =>
-    JSON.stringify([rule.start, rule.end, rule.count, rule.frequency, rule.interval, rule.byday, rule.bymonthday, rule.bysetpos, rule.type]);
+    JSON.stringify([
+      rule.start,
+      rule.end,
+      rule.count,
+      rule.frequency,
+      rule.interval,
+      rule.byday,
+      rule.bymonthday,
+      rule.bysetpos,
+      rule.type,
+    ]);
   return key(a) === key(b);
 }
 
