@@ -21,6 +21,7 @@ import { SumRange, sumEntries } from './sum-entries.use-case';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
 import { deleteSeriesEntry, updateSeriesEntry } from './repeat-edit.use-case';
 import { readSeriesEdit, readSeriesScope } from './repeat-query';
+import { readRepeatFilter } from './repeat-list-filter';
 import { readRepeatRule } from './repeat-rule';
 import { createRepeatingEntry } from './repeat-series.use-case';
 import { seriesOf } from './repeat-reads';
@@ -64,7 +65,13 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     const userId = userIdOf(req);
     const params = api.parseList(req, { endpoint: 'entries' });
     const filters = readEntryFilters(req);
-    if (isUnfiltered(filters) && params.sinceSeq === undefined && !params.includeDeleted) {
+    const seriesFilter = readRepeatFilter(req);
+    if (
+      isUnfiltered(filters) &&
+      !seriesFilter.length &&
+      params.sinceSeq === undefined &&
+      !params.includeDeleted
+    ) {
       // Every live entry of the user: the per-account counts kept with each write give the total exactly.
       params.totalCache = {
         get: () => ledger.accounts.countLiveEntries(deps.dataSource, userId),
@@ -73,7 +80,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     }
     // The main currency is read beside the page, not after it: one round trip less per list.
     const [result, main] = await Promise.all([
-      entriesTable.list(deps.dataSource, userId, params, buildEntryFilters(filters)),
+      entriesTable.list(deps.dataSource, userId, params, [...buildEntryFilters(filters), ...seriesFilter]),
       ledger.entries.findMainCurrency(deps.dataSource, userId),
     ]);
     api.respond.sendList(req, res, {

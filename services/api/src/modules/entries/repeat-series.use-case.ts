@@ -100,6 +100,8 @@ export interface MaterializeOptions {
   maxBatches?: number;
   /** Logs a series that cannot be materialized (an account deleted since, a missing rate). */
   onError?: (seriesId: string, error: unknown) => void;
+  /** Only these users' series (a one-user backfill; tests that must not touch other tests' users). */
+  onlyUsers?: string[];
 }
 
 /**
@@ -123,6 +125,7 @@ export async function materializeDueRepeats(
   for (let batch = 0; batch < maxBatches; batch++) {
     const due = await repeats.findDue(deps.dataSource, through, afterId, batchSize);
     for (const { id, userId } of due) {
+      if (options.onlyUsers && !options.onlyUsers.includes(userId)) continue;
       try {
         const made = await materializeOne(deps, userId, id, today);
         if (made > 0) seriesCount++;

@@ -1,10 +1,5 @@
 import request from 'supertest';
-import {
-  type ApiTestApp,
-  createCategory,
-  createTestUser,
-  type TestUser,
-} from '../../support/api-test-app';
+import { type ApiTestApp, createCategory, createTestUser, type TestUser } from '../../support/api-test-app';
 import { postAccount } from '../ledger/ledger-http';
 
 /** A user with an EUR account, a second EUR account and an expense category. */
@@ -38,7 +33,9 @@ export async function listAll(api: ApiTestApp, user: TestUser, query = '') {
     .set('Authorization', user.auth)
     .expect(200);
   return (answer.body as Array<Record<string, any>>).sort(
-    (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.repeat?.iteration ?? 0) - (b.repeat?.iteration ?? 0),
+    (a, b) =>
+      (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
+      (a.repeat?.iteration ?? 0) - (b.repeat?.iteration ?? 0),
   );
 }
 

@@ -19,7 +19,14 @@ describe('POST /entries with repeat', () => {
       api,
       user,
       entryBody(user, {
-        repeat: { start: '2025-01-31', frequency: 'monthly', interval: 1, bymonthday: '28,29,30,31', bysetpos: -1, count: 5 },
+        repeat: {
+          start: '2025-01-31',
+          frequency: 'monthly',
+          interval: 1,
+          bymonthday: '28,29,30,31',
+          bysetpos: -1,
+          count: 5,
+        },
       }),
     ).expect(201);
     const entries = await listAll(api, user);
