@@ -45,6 +45,8 @@ export const apiConfigShape = {
   TLS_KEY_FILE: envOptionalString(),
   /** Express `trust proxy`: which hops may set X-Forwarded-Proto/For (loopback, a CIDR list, or a hop count). */
   TRUST_PROXY: envString('loopback'),
+  /** Seconds between passes that create due occurrences of repeating entries; 0 turns the timer off. */
+  REPEAT_MATERIALIZE_INTERVAL_SECONDS: envInt(300, 0, 86_400),
 };
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;

@@ -26,13 +26,17 @@ export const entryBody = (user: RepeatUser, extra: Record<string, unknown> = {})
   ...extra,
 });
 
+/** An entry as listed; tests read its fields loosely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by expectations
+export type ListedEntry = Record<string, any>;
+
 /** Every live entry of the user (all pages of 500), by date then iteration. */
 export async function listAll(api: ApiTestApp, user: TestUser, query = '') {
   const answer = await request(api.app)
     .get(`/entries?per_page=500${query}`)
     .set('Authorization', user.auth)
     .expect(200);
-  return (answer.body as Array<Record<string, any>>).sort(
+  return (answer.body as ListedEntry[]).sort(
     (a, b) =>
       (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
       (a.repeat?.iteration ?? 0) - (b.repeat?.iteration ?? 0),

@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { type ApiTestApp, startApiTestApp } from '../../support/api-test-app';
 import { balanceOf } from '../ledger/ledger-http';
 import { createRepeatUser, entryBody, listAll, postRepeating, type RepeatUser } from './repeat-support';
