@@ -167,6 +167,20 @@ export class RepeatRepository {
     return entries.sort((a, b) => (a.iteration ?? 0) - (b.iteration ?? 0));
   }
 
+  /** The currency of each of the user's live accounts among `ids` (for planned occurrences' rates). */
+  async findAccountCurrencies(
+    source: DataSource | EntityManager,
+    userId: string,
+    ids: string[],
+  ): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await source.query(
+      `SELECT id::text AS id, currency FROM accounts WHERE user_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted`,
+      [userId, [...new Set(ids)]],
+    );
+    return new Map(rows.map((row: { id: string; currency: string }) => [row.id, row.currency]));
+  }
+
   /** The user's timezone (IANA name) or null: "today" of a series is the user's today. */
   async findTimezone(source: DataSource | EntityManager, userId: string): Promise<string | null> {
     const [row] = await source.query(`SELECT timezone FROM users WHERE id = $1`, [userId]);

@@ -71,6 +71,12 @@ export const entryListQuery: JsonSchema = {
     '!locations': idList('location'),
     search: { type: 'string', maxLength: 255 },
     ids: { type: 'string' },
+    repeat: { ...id, description: 'Only the occurrences of this repeating series.' },
+    expand: {
+      type: 'boolean',
+      description:
+        'Also the planned occurrences of repeating entries (read-only, `planned: true`); needs from and to, refuses since.',
+    },
   },
 };
 
@@ -200,6 +206,39 @@ export const entriesSchema: ResourceSchema = {
             day: { type: 'string', format: 'date' },
             expenses: { type: 'object', properties: { sum: { type: 'number' }, count: { type: 'integer' } } },
             incomes: { type: 'object', properties: { sum: { type: 'number' }, count: { type: 'integer' } } },
+          },
+        },
+      },
+      scope: 'entries:r',
+    },
+    {
+      rel: 'timeline',
+      href: '/entries/timeline',
+      method: 'GET',
+      title: 'Entries of one type grouped by day, category or location, with exact sums in one currency',
+      hrefSchema: {
+        type: 'object',
+        required: ['from', 'to', 'type'],
+        properties: {
+          ...(entryListQuery.properties as object),
+          type: { type: 'string', enum: ['expense', 'income'] },
+          group: { type: 'string', enum: ['day', 'category', 'location'] },
+          currency: { type: 'string', description: 'Default: the main currency.' },
+          expand: { type: 'boolean', description: 'Also the planned occurrences of repeating entries.' },
+        },
+      },
+      target: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            day: { type: 'string', format: 'date' },
+            category: { type: 'string' },
+            location: { type: 'object' },
+            sum: { type: 'number' },
+            count: { type: 'integer' },
+            currency: { type: 'object', properties: { code: { type: 'string' } } },
+            entries: { type: 'array', items: { type: 'object' } },
           },
         },
       },

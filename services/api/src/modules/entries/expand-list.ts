@@ -1,0 +1,63 @@
+import { inputError } from '@pfs/errors';
+import { type ListParams, parseBooleanParam } from '@pfs/resource-api';
+import { type Entry, entriesTable, type EntryFilters, type SqlFilter } from '@pfs/resource-store';
+import type { Request } from 'express';
+import type { LedgerDeps } from './ledger.deps';
+import { matchesFilters, type PlannedOccurrence, plannedOccurrences } from './planned-occurrences';
+
+/**
+ * `GET /entries?expand=true`: also the planned occurrences of repeating entries. They have no change
+ * sequence, so an expanded list is paged by offset (no cursor) and cannot be a sync (`since` is refused);
+ * from and to are required to bound the expansion.
+ */
+export function readExpand(req: Request, filters: EntryFilters): boolean {
+  const query = req.query as Record<string, unknown>;
+  const expand = parseBooleanParam(query, 'expand') ?? false;
+  if (!expand) return false;
+  for (const name of ['from', 'to'] as const)
+    if (!filters[name]) throw inputError([{ field: name, error: 'is required with expand' }]);
+  if (query.since !== undefined)
+    throw inputError([
+      { field: 'since', error: 'cannot be combined with expand (planned entries do not sync)' },
+    ]);
+  if (query.cursor !== undefined)
+    throw inputError([{ field: 'cursor', error: 'cannot be combined with expand; page with page=' }]);
+  return true;
+}
+
+export interface ExpandedPage {
+  entries: Entry[];
+  planned: PlannedOccurrence[];
+  /** Entries matching the filters plus planned occurrences matching them. */
+  total: number;
+}
+
+/**
+ * One page of the expanded list: the stored entries first (the list's own order), then the planned
+ * occurrences in date order, so page N always holds items N·per_page … N·per_page + per_page − 1 of one
+ * sequence and X-Total-Count counts both.
+ */
+export async function listExpanded(
+  deps: LedgerDeps,
+  userId: string,
+  params: ListParams,
+  filters: EntryFilters,
+  sqlFilters: SqlFilter[],
+  seriesId?: string,
+): Promise<ExpandedPage> {
+  const [page, allPlanned] = await Promise.all([
+    entriesTable.list(deps.dataSource, userId, { ...params, after: undefined }, sqlFilters),
+    plannedOccurrences(deps, userId, { from: filters.from!, to: filters.to! }),
+  ]);
+  // A series filter (repeat=) keeps that series' planned occurrences only.
+  const planned = allPlanned.filter(
+    (item) => matchesFilters(item, filters) && (!seriesId || item.seriesId === seriesId),
+  );
+  const start = Math.max(0, params.offset - page.total);
+  const room = params.perPage - page.items.length;
+  return {
+    entries: page.items,
+    planned: room > 0 ? planned.slice(start, start + room) : [],
+    total: page.total + planned.length,
+  };
+}
