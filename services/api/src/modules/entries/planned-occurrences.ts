@@ -59,9 +59,13 @@ export async function plannedOccurrences(
   const currencies = await repeats.findAccountCurrencies(
     deps.dataSource,
     userId,
-    planned.map((item) => item.account),
+    planned.flatMap((item) => [item.account, ...(item.transferTo ? [item.transferTo] : [])]),
   );
-  for (const item of planned) {
+  // A series whose account was deleted plans nothing (the materializer ends it on its next pass).
+  const live = planned.filter(
+    (item) => currencies.has(item.account) && (!item.transferTo || currencies.has(item.transferTo)),
+  );
+  for (const item of live) {
     const accountCurrency = currencies.get(item.account);
     if (!item.rate && accountCurrency)
       item.rate =
@@ -69,7 +73,7 @@ export async function plannedOccurrences(
           ? new Decimal(1)
           : findCrossRate(deps.rates, item.currency, accountCurrency, item.date);
   }
-  return planned.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1));
+  return live.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1));
 }
 
 function plannedOf(series: RepeatSeries, iteration: number, date: string): PlannedOccurrence {

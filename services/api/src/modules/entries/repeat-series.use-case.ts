@@ -152,7 +152,32 @@ async function materializeOne(
     if (!series || series.deleted || !series.nextDate || series.nextDate > userDay) return 0;
     const writer = new EntryWriter(deps, manager, userId, changeSeq);
     await writer.loadAccounts(accountsOf(series.template));
+    if (!(await repairTemplate(writer, series))) {
+      series.deleted = true;
+      await saveProgress(manager, series, series.nextIteration);
+      return 0;
+    }
     const made = await materializeSeries(writer, manager, series, userDay, MAX_OCCURRENCES_PER_RUN);
     return made.length;
   });
+}
+
+/**
+ * The user may have deleted what the template names since the series began. A deleted category or tag is
+ * dropped from the template (as it was from the stored entries); a deleted account ends the series
+ * (answers false): its entries went with the account.
+ */
+async function repairTemplate(writer: EntryWriter, series: RepeatSeries): Promise<boolean> {
+  const probe = draftFromTemplate(series.template, series.nextDate ?? series.rule.start);
+  const errors = await writer.checkReferences([{ draft: probe, prefix: '' }]);
+  if (errors.some((error) => error.field === 'account' || error.field === 'transaction.account'))
+    return false;
+  if (errors.some((error) => error.field === 'category')) delete series.template.category;
+  const badTags = new Set(
+    errors
+      .filter((error) => error.field.startsWith('tags.'))
+      .map((error) => probe.tags[Number(error.field.slice(5))]),
+  );
+  if (badTags.size) series.template.tags = probe.tags.filter((tag) => !badTags.has(tag));
+  return true;
 }

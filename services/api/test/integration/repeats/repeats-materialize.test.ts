@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { type ApiTestApp, startApiTestApp } from '../../support/api-test-app';
 import { ledgerDepsOf } from '../../../src/modules/entries/ledger-deps-of';
 import { materializeDueRepeats } from '../../../src/modules/entries/repeat-series.use-case';
@@ -72,6 +73,31 @@ describe('materializeDueRepeats', () => {
       maxBatches: 1000,
     });
     expect(result.created).toBe(3);
+  });
+});
+
+describe('series whose references were deleted', () => {
+  it('when the category is deleted, then later occurrences have none; when the account is deleted, then the series ends', async () => {
+    await postFutureDaily();
+    await request(api.app).delete(`/categories/${user.category}`).set('Authorization', user.auth).expect(204);
+    await materialize('2030-01-02');
+    const entries = await listAll(api, user);
+    expect(entries.map((entry) => [entry.date, entry.category])).toEqual([
+      ['2030-01-01', undefined],
+      ['2030-01-02', undefined],
+    ]);
+    await request(api.app).delete(`/accounts/${user.account}`).set('Authorization', user.auth).expect(204);
+    const planned = await request(api.app)
+      .get('/entries?from=2030-01-01&to=2030-01-31&expand=true')
+      .set('Authorization', user.auth)
+      .expect(200);
+    expect(planned.body).toEqual([]);
+    expect(await materialize('2030-01-05')).toEqual({ series: 0, created: 0 });
+    const [series] = await api.deps.dataSource.query(
+      `SELECT deleted, next_date FROM repeats WHERE user_id = $1`,
+      [user.userId],
+    );
+    expect(series).toEqual({ deleted: true, next_date: null });
   });
 });
 
