@@ -68,14 +68,18 @@ export class RepeatRepository {
 
   /** The user's series, locked for the rest of the transaction (every write to a series takes this lock). */
   async lock(manager: EntityManager, userId: string, id: string): Promise<RepeatSeries | undefined> {
-    const rows = await manager.query(`SELECT ${SELECT} FROM repeats WHERE user_id = $1 AND id = $2 FOR UPDATE`, [
-      userId,
-      id,
-    ]);
+    const rows = await manager.query(
+      `SELECT ${SELECT} FROM repeats WHERE user_id = $1 AND id = $2 FOR UPDATE`,
+      [userId, id],
+    );
     return rows[0] ? toSeries(rows[0]) : undefined;
   }
 
-  async findByIds(source: DataSource | EntityManager, userId: string, ids: string[]): Promise<RepeatSeries[]> {
+  async findByIds(
+    source: DataSource | EntityManager,
+    userId: string,
+    ids: string[],
+  ): Promise<RepeatSeries[]> {
     if (!ids.length) return [];
     const rows = await source.query(
       `SELECT ${SELECT} FROM repeats WHERE user_id = $1 AND id = ANY($2::bigint[])`,
@@ -142,6 +146,28 @@ export class RepeatRepository {
       repeatId,
       iteration,
     ]);
+  }
+
+  /**
+   * Gives every live occurrence of a series a new change (sequence, modified, revision): their `repeat`
+   * shows the series' rule, so when the rule changes without the occurrences being rewritten (a split, a
+   * cut), syncing clients must fetch them again.
+   */
+  async touchOccurrences(
+    manager: EntityManager,
+    userId: string,
+    repeatId: string,
+    changeSeq: string,
+  ): Promise<void> {
+    const ids = rowsOf(
+      await manager.query(
+        `UPDATE entries SET change_seq = $3,
+           modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), modified_at + interval '1 millisecond')
+         WHERE user_id = $1 AND repeat_id = $2 AND NOT deleted RETURNING id::text AS id`,
+        [userId, repeatId, changeSeq],
+      ),
+    ).map((row) => String(row.id));
+    await entriesTable.recordRevisions(manager, userId, ids);
   }
 
   /** Live occurrences of a series from `fromIteration` on, locked, in iteration order. */

@@ -46,6 +46,7 @@ interface SeriesContext {
   manager: EntityManager;
   writer: EntryWriter;
   userId: string;
+  changeSeq: string;
   today: string;
 }
 
@@ -66,14 +67,20 @@ export async function updateSeriesEntry(
     const { entry, before, draft } = await applyEntryUpdate(writer, deps, manager, { userId, ...options });
     if (!before.repeatId) {
       if (edit.repeat !== undefined || edit.cut) {
-        const field = edit.repeat !== undefined ? 'repeat' : 'delete_after_date';
+        const field =
+          edit.repeat !== undefined
+            ? 'repeat'
+            : 'date' in edit.cut!
+              ? 'delete_after_date'
+              : 'delete_after_count';
         throw inputError([
           { field, error: 'this entry is not part of a series (POST a new entry with repeat)' },
         ]);
       }
       return entry;
     }
-    const context = { deps, manager, writer, userId, today: await userToday(manager, userId, edit.now) };
+    const today = await userToday(manager, userId, edit.now);
+    const context = { deps, manager, writer, userId, changeSeq, today };
     let series = (await repeats.lock(manager, userId, before.repeatId))!;
     const rule = readEditedRule(edit, series.rule);
     const ruleChanged = rule !== undefined && !sameRule(rule, series.rule);
@@ -165,6 +172,7 @@ async function rewriteScope(
   const { count: _count, ...head } = series.rule;
   series.rule = { ...head, end: addDays(splitDate, -1) };
   await saveProgress(context.manager, series, Math.min(series.nextIteration, k));
+  await repeats.touchOccurrences(context.manager, context.userId, series.id, context.changeSeq);
   await rewriteSeries(context, tail, rows, { ...change, rule: tailRule });
   return tail;
 }
@@ -251,6 +259,7 @@ async function cutSeries(context: SeriesContext, series: RepeatSeries, cut: Seri
   await removeWithCompanions(context, rows);
   series.rule = rule;
   await saveProgress(context.manager, series, Math.min(series.nextIteration, total));
+  await repeats.touchOccurrences(context.manager, context.userId, series.id, context.changeSeq);
 }
 
 /**
@@ -272,7 +281,7 @@ export async function deleteSeriesEntry(
     const current = await entriesTable.findById(manager, userId, id, { forUpdate: true });
     if (!series || !current) throw notFound('Entry', id);
     const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    const context = { deps, manager, writer, userId, today: '' };
+    const context = { deps, manager, writer, userId, changeSeq, today: '' };
     const k = scope === 'all' ? 0 : (current.iteration ?? 0);
     await removeWithCompanions(context, await repeats.lockOccurrences(manager, userId, series.id, k));
     if (k === 0) {
@@ -282,6 +291,7 @@ export async function deleteSeriesEntry(
       const { count: _count, ...rule } = series.rule;
       series.rule = { ...rule, end: addDays(dateOfIteration(series.rule, k) ?? current.date, -1) };
       await saveProgress(manager, series, Math.min(series.nextIteration, k));
+      await repeats.touchOccurrences(manager, userId, series.id, changeSeq);
     }
   });
 }

@@ -164,6 +164,26 @@ describe('PUT/PATCH ?update=all|one|tail', () => {
   });
 });
 
+describe('sync', () => {
+  it('when a split or a cut changes the rule shown on untouched occurrences, then a since-sync fetches them again', async () => {
+    const entries = await postSeries();
+    const list = await request(api.app).get('/entries').set('Authorization', user.auth).expect(200);
+    const since = encodeURIComponent(String(list.headers['service-modified']));
+    await patch(entries[3].id, { amount: -20, modified: entries[3].modified }, '?update=tail').expect(200);
+    const changed = await request(api.app)
+      .get(`/entries?since=${since}`)
+      .set('Authorization', user.auth)
+      .expect(200);
+    expect(changed.body.map((entry: { id: string }) => entry.id).sort()).toEqual(
+      entries.map((entry) => entry.id).sort(),
+    );
+    const head = changed.body.find((entry: { id: string }) => entry.id === entries[0].id);
+    expect(head.repeat).toMatchObject({ end: '2025-01-26' });
+    // The new modified names a revision: a later edit based on it merges, no 409.
+    await patch(entries[0].id, { desc: 'first', modified: head.modified }, '?update=one').expect(200);
+  });
+});
+
 describe('DELETE ?delete=all|one|tail', () => {
   it('when one occurrence is deleted alone, then it stays deleted after the materializer runs', async () => {
     const entries = await postSeries();
