@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { type ApiTestApp, startApiTestApp } from '../../support/api-test-app';
 import { balanceOf } from '../ledger/ledger-http';
 import { createRepeatUser, entryBody, listAll, postRepeating, type RepeatUser } from './repeat-support';
@@ -50,5 +51,63 @@ describe('POST /entries with repeat', () => {
       template: false,
     });
     expect(await balanceOf(api.app, user, user.account)).toBe(-50);
+  });
+
+  it('when the rule breaks the rules, then 400 names each field and nothing is created', async () => {
+    const answer = await postRepeating(
+      api,
+      user,
+      entryBody(user, {
+        repeat: { start: '2025-01-31', frequency: 'fortnightly', interval: 200, byday: 'XX' },
+      }),
+    ).expect(400);
+    expect(answer.body.fields.map((field: { field: string }) => field.field).sort()).toEqual(
+      expect.arrayContaining(['repeat.frequency', 'repeat.interval']),
+    );
+    const missing = await postRepeating(
+      api,
+      user,
+      entryBody(user, { repeat: { frequency: 'daily', interval: 1 } }),
+    );
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields[0].field).toBe('repeat.start');
+    const backlog = await postRepeating(
+      api,
+      user,
+      entryBody(user, { repeat: { start: '2015-01-01', frequency: 'daily', interval: 1 } }),
+    ).expect(400);
+    expect(backlog.body.fields[0]).toMatchObject({ field: 'repeat.start' });
+    const batch = await request(api.app)
+      .post('/entries')
+      .set('Authorization', user.auth)
+      .send([entryBody(user, { repeat: { start: '2025-01-31', frequency: 'daily', interval: 1, count: 2 } })])
+      .expect(400);
+    expect(batch.body.fields[0].field).toBe('0.repeat');
+    expect(await listAll(api, user)).toEqual([]);
+  });
+
+  it("when the series names another user's category, then 400 and nothing is created", async () => {
+    const other = await createRepeatUser(api);
+    const answer = await postRepeating(
+      api,
+      user,
+      entryBody(user, {
+        category: other.category,
+        repeat: { start: '2025-01-01', frequency: 'daily', interval: 1, count: 3 },
+      }),
+    ).expect(400);
+    expect(answer.body.fields[0].field).toBe('category');
+    expect(await listAll(api, user)).toEqual([]);
+    expect(await listAll(api, other)).toEqual([]);
+  });
+
+  it('when a repeating POST is retried with the same Idempotency-Key, then the series is created once', async () => {
+    const body = entryBody(user, {
+      repeat: { start: '2025-01-01', frequency: 'weekly', interval: 1, count: 3 },
+    });
+    const first = await postRepeating(api, user, body).set('Idempotency-Key', 'rent-1').expect(201);
+    const again = await postRepeating(api, user, body).set('Idempotency-Key', 'rent-1').expect(201);
+    expect(again.headers.location).toBe(first.headers.location);
+    expect(await listAll(api, user)).toHaveLength(3);
   });
 });
