@@ -24,6 +24,9 @@ import {
 import { accountsOf, draftFromTemplate, type RepeatTemplate, templateOf } from './repeat-template';
 import { applyEntryUpdate, type UpdateEntryOptions, writeInStep } from './update-entry.use-case';
 
+/** A bound for expanding a rule that has a count but no end (the count stops it first). */
+const LAST_DATE = '9999-12-31';
+
 /** Which occurrences of a series a write touches: every one, this one, or this one and the later ones. */
 export type SeriesScope = 'all' | 'one' | 'tail';
 export const SERIES_SCOPES = ['all', 'one', 'tail'] as const;
@@ -247,14 +250,19 @@ async function removeWithCompanions(context: SeriesContext, rows: Entry[]): Prom
 
 /** Ends a series after a date or a number of occurrences, deleting the occurrences past the end. */
 async function cutSeries(context: SeriesContext, series: RepeatSeries, cut: SeriesCut): Promise<void> {
-  const { count: _count, end: _end, ...rest } = series.rule;
-  const rule: RepeatRule = 'date' in cut ? { ...rest, end: cut.date } : { ...rest, count: cut.count };
+  // A cut only ever shortens: the series' own end or count stays when it comes first.
+  const current = series.rule;
+  const rule: RepeatRule =
+    'date' in cut
+      ? { ...current, end: current.end && current.end < cut.date ? current.end : cut.date }
+      : { ...current, count: current.count && current.count < cut.count ? current.count : cut.count };
   if ('date' in cut && cut.date < rule.start)
     throw inputError([{ field: 'delete_after_date', error: 'must not be before the series start' }]);
-  const total =
-    'count' in cut
-      ? cut.count
-      : occurrenceDates(rule, { through: cut.date, limit: Number.MAX_SAFE_INTEGER }).length;
+  // Only the occurrences created so far can be past the new end: expanding further is not needed.
+  const total = occurrenceDates(rule, {
+    through: rule.end ?? LAST_DATE,
+    limit: Math.min(rule.count ?? Infinity, series.nextIteration + 1),
+  }).length;
   const rows = await repeats.lockOccurrences(context.manager, context.userId, series.id, total);
   await removeWithCompanions(context, rows);
   series.rule = rule;

@@ -103,7 +103,13 @@ describe('PUT/PATCH ?update=all|one|tail', () => {
 
   it('when a PUT names delete_after_count, then the series ends there', async () => {
     const entries = await postSeries();
-    await put(entries[0].id, { ...weekly(), modified: entries[0].modified }, '?delete_after_count=2').expect(
+    // A cut never lengthens a series: its own count of 6 comes first.
+    await put(entries[0].id, { ...weekly(), modified: entries[0].modified }, '?delete_after_count=10').expect(
+      200,
+    );
+    const uncut = await listAll(api, user);
+    expect(uncut.map((entry) => entry.repeat.count)).toEqual([6, 6, 6, 6, 6, 6]);
+    await put(entries[0].id, { ...weekly(), modified: uncut[0].modified }, '?delete_after_count=2').expect(
       200,
     );
     const after = await listAll(api, user);
