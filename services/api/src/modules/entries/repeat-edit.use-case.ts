@@ -24,9 +24,6 @@ import {
 import { accountsOf, draftFromTemplate, type RepeatTemplate, templateOf } from './repeat-template';
 import { applyEntryUpdate, type UpdateEntryOptions, writeInStep } from './update-entry.use-case';
 
-/** A bound for expanding a rule that has a count but no end (the count stops it first). */
-const LAST_DATE = '9999-12-31';
-
 /** Which occurrences of a series a write touches: every one, this one, or this one and the later ones. */
 export type SeriesScope = 'all' | 'one' | 'tail';
 export const SERIES_SCOPES = ['all', 'one', 'tail'] as const;
@@ -174,7 +171,10 @@ async function rewriteScope(
   tail.firstEntryId = rows[0]?.id ?? null;
   const { count: _count, ...head } = series.rule;
   series.rule = { ...head, end: addDays(splitDate, -1) };
-  await saveProgress(context.manager, series, Math.min(series.nextIteration, k));
+  await saveProgress(context.manager, series, {
+    next: Math.min(series.nextIteration, k),
+    today: context.today,
+  });
   await repeats.touchOccurrences(context.manager, context.userId, series.id, context.changeSeq);
   await rewriteSeries(context, tail, rows, { ...change, rule: tailRule });
   return tail;
@@ -230,7 +230,10 @@ async function rewriteSeries(
   await removeWithCompanions(context, gone);
   series.rule = change.rule;
   series.template = change.template;
-  await saveProgress(context.manager, series, Math.min(series.nextIteration, due.length));
+  await saveProgress(context.manager, series, {
+    next: Math.min(series.nextIteration, due.length),
+    today: context.today,
+  });
   await materializeSeries(context.writer, context.manager, series, context.today, MAX_OCCURRENCES_PER_WRITE);
 }
 
@@ -258,15 +261,19 @@ async function cutSeries(context: SeriesContext, series: RepeatSeries, cut: Seri
       : { ...current, count: current.count && current.count < cut.count ? current.count : cut.count };
   if ('date' in cut && cut.date < rule.start)
     throw inputError([{ field: 'delete_after_date', error: 'must not be before the series start' }]);
-  // Only the occurrences created so far can be past the new end: expanding further is not needed.
+  // Only the occurrences created so far (dated up to today, or the start) can be past the new end.
+  const created = rule.start > context.today ? rule.start : context.today;
   const total = occurrenceDates(rule, {
-    through: rule.end ?? LAST_DATE,
+    through: rule.end && rule.end < created ? rule.end : created,
     limit: Math.min(rule.count ?? Infinity, series.nextIteration + 1),
   }).length;
   const rows = await repeats.lockOccurrences(context.manager, context.userId, series.id, total);
   await removeWithCompanions(context, rows);
   series.rule = rule;
-  await saveProgress(context.manager, series, Math.min(series.nextIteration, total));
+  await saveProgress(context.manager, series, {
+    next: Math.min(series.nextIteration, total),
+    today: context.today,
+  });
   await repeats.touchOccurrences(context.manager, context.userId, series.id, context.changeSeq);
 }
 
@@ -289,16 +296,17 @@ export async function deleteSeriesEntry(
     const current = await entriesTable.findById(manager, userId, id, { forUpdate: true });
     if (!series || !current) throw notFound('Entry', id);
     const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    const context = { deps, manager, writer, userId, changeSeq, today: '' };
+    const today = await userToday(manager, userId);
+    const context = { deps, manager, writer, userId, changeSeq, today };
     const k = scope === 'all' ? 0 : (current.iteration ?? 0);
     await removeWithCompanions(context, await repeats.lockOccurrences(manager, userId, series.id, k));
     if (k === 0) {
       series.deleted = true;
-      await saveProgress(manager, series, series.nextIteration);
+      await saveProgress(manager, series, { next: series.nextIteration, today });
     } else {
       const { count: _count, ...rule } = series.rule;
       series.rule = { ...rule, end: addDays(dateOfIteration(series.rule, k) ?? current.date, -1) };
-      await saveProgress(manager, series, Math.min(series.nextIteration, k));
+      await saveProgress(manager, series, { next: Math.min(series.nextIteration, k), today });
       await repeats.touchOccurrences(manager, userId, series.id, changeSeq);
     }
   });

@@ -164,7 +164,10 @@ export function occurrenceDates(rule: RepeatRule, options: { through: string; li
   return dates;
 }
 
-/** The date of one iteration, or null when the rule ends before it (or has none within the horizon). */
+/**
+ * The date of one iteration, or null when the rule ends before it or has none within 30 years of `after`
+ * (pass today: a series lasting decades goes on, a rule that can never match again is treated as ended).
+ */
 export function dateOfIteration(rule: RepeatRule, iteration: number, after = rule.start): string | null {
   const horizon = addYears(after > rule.start ? after : rule.start, HORIZON_YEARS);
   const dates = occurrenceDates(rule, { through: horizon, limit: iteration + 1 });

@@ -40,7 +40,11 @@ export async function materializeSeries(
     await repeats.link(manager, entry.id, series.id, iteration);
     created.push({ ...entry, repeatId: series.id, iteration });
   }
-  await saveProgress(manager, series, Math.max(series.nextIteration, dates.length), created[0]?.id);
+  await saveProgress(manager, series, {
+    next: Math.max(series.nextIteration, dates.length),
+    today,
+    firstEntryId: created[0]?.id,
+  });
   return created;
 }
 
@@ -48,11 +52,11 @@ export async function materializeSeries(
 export async function saveProgress(
   manager: EntityManager,
   series: RepeatSeries,
-  nextIteration: number,
-  firstEntryId?: string,
+  progress: { next: number; today: string; firstEntryId?: string },
 ): Promise<void> {
+  const { next: nextIteration, today, firstEntryId } = progress;
   series.nextIteration = nextIteration;
-  series.nextDate = series.deleted ? null : dateOfIteration(series.rule, nextIteration);
+  series.nextDate = series.deleted ? null : dateOfIteration(series.rule, nextIteration, today);
   if (!series.firstEntryId && firstEntryId) series.firstEntryId = firstEntryId;
   await repeats.save(manager, series);
 }
@@ -154,7 +158,7 @@ async function materializeOne(
     await writer.loadAccounts(accountsOf(series.template));
     if (!(await repairTemplate(writer, series))) {
       series.deleted = true;
-      await saveProgress(manager, series, series.nextIteration);
+      await saveProgress(manager, series, { next: series.nextIteration, today: userDay });
       return 0;
     }
     const made = await materializeSeries(writer, manager, series, userDay, MAX_OCCURRENCES_PER_RUN);

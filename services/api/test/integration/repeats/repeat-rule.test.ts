@@ -1,4 +1,9 @@
-import { occurrenceDates, readRepeatRule, type RepeatRule } from '../../../src/modules/entries/repeat-rule';
+import {
+  dateOfIteration,
+  occurrenceDates,
+  readRepeatRule,
+  type RepeatRule,
+} from '../../../src/modules/entries/repeat-rule';
 
 const rule = (fields: Record<string, unknown>): RepeatRule => readRepeatRule({ interval: 1, ...fields });
 const dates = (fields: Record<string, unknown>, through = '2026-12-31', limit = 100) =>
@@ -65,6 +70,15 @@ describe('repeat rule expansion (RFC 5545)', () => {
   it('when through and limit are given, then expansion stops at either', () => {
     expect(dates({ start: '2025-01-01', frequency: 'daily' }, '2025-01-03')).toHaveLength(3);
     expect(dates({ start: '2025-01-01', frequency: 'daily' }, '2099-01-01', 5)).toHaveLength(5);
+  });
+
+  it('when a series has run for decades, then its next date is still found; a rule that ended has none', () => {
+    const monthly = rule({ start: '2000-01-15', frequency: 'monthly' });
+    expect(dateOfIteration(monthly, 12 * 40, '2039-12-20')).toBe('2040-01-15');
+    expect(dateOfIteration(rule({ start: '2025-01-01', frequency: 'daily', count: 3 }), 3)).toBeNull();
+    expect(
+      dateOfIteration(rule({ start: '2025-01-01', frequency: 'daily', end: '2025-01-02' }), 2),
+    ).toBeNull();
   });
 
   it('when fields break the rules, then one 400 names each', () => {
