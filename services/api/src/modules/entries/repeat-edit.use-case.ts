@@ -1,8 +1,6 @@
-import { inputError, notFound } from '@pfs/errors';
+import { inputError } from '@pfs/errors';
 import { formatAmount } from '@pfs/money';
 import { type Entry, entriesTable, type RepeatSeries, withUserChange } from '@pfs/resource-store';
-import type { EntityManager } from 'typeorm';
-import { deleteEntry } from './delete-entry.use-case';
 import type { EntryDraft } from './entry-draft';
 import { EntryWriter } from './entry-writer';
 import type { LedgerDeps } from './ledger.deps';
@@ -22,6 +20,7 @@ import {
   userToday,
 } from './repeat-series.use-case';
 import { accountsOf, draftFromTemplate, type RepeatTemplate, templateOf } from './repeat-template';
+import { removeWithCompanions, type SeriesContext } from './repeat-context';
 import { applyEntryUpdate, type UpdateEntryOptions, writeInStep } from './update-entry.use-case';
 
 /** Which occurrences of a series a write touches: every one, this one, or this one and the later ones. */
@@ -38,16 +37,6 @@ export interface SeriesEdit {
   patch?: boolean;
   cut?: SeriesCut;
   now?: Date;
-}
-
-/** What one series write works with, inside one change transaction. */
-interface SeriesContext {
-  deps: LedgerDeps;
-  manager: EntityManager;
-  writer: EntryWriter;
-  userId: string;
-  changeSeq: string;
-  today: string;
 }
 
 /**
@@ -244,13 +233,6 @@ async function rewriteOccurrence(context: SeriesContext, row: Entry, draft: Entr
   await writeInStep(context.writer, context.deps, context.manager, { current: row, companion, draft });
 }
 
-async function removeWithCompanions(context: SeriesContext, rows: Entry[]): Promise<void> {
-  if (!rows.length) return;
-  const companionIds = rows.flatMap((row) => (row.transactionId ? [row.transactionId] : []));
-  const companions = await entriesTable.findByIds(context.manager, context.userId, companionIds);
-  await context.writer.remove([...rows, ...companions]);
-}
-
 /** Ends a series after a date or a number of occurrences, deleting the occurrences past the end. */
 async function cutSeries(context: SeriesContext, series: RepeatSeries, cut: SeriesCut): Promise<void> {
   // A cut only ever shortens: the series' own end or count stays when it comes first.
@@ -275,39 +257,4 @@ async function cutSeries(context: SeriesContext, series: RepeatSeries, cut: Seri
     today: context.today,
   });
   await repeats.touchOccurrences(context.manager, context.userId, series.id, context.changeSeq);
-}
-
-/**
- * `DELETE /entries/{id}?delete=all|one|tail`. `one` (or an entry outside a series) is the ordinary
- * delete: the occurrence stays deleted, later runs never recreate it. `all` deletes every occurrence and
- * ends the series; `tail` deletes this and the later occurrences and ends the series the day before.
- */
-export async function deleteSeriesEntry(
-  deps: LedgerDeps,
-  userId: string,
-  id: string,
-  scope: SeriesScope,
-): Promise<void> {
-  const entry = await entriesTable.findById(deps.dataSource, userId, id);
-  if (!entry) throw notFound('Entry', id);
-  if (!entry.repeatId || scope === 'one') return deleteEntry(deps, userId, id);
-  await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const series = await repeats.lock(manager, userId, entry.repeatId!);
-    const current = await entriesTable.findById(manager, userId, id, { forUpdate: true });
-    if (!series || !current) throw notFound('Entry', id);
-    const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    const today = await userToday(manager, userId);
-    const context = { deps, manager, writer, userId, changeSeq, today };
-    const k = scope === 'all' ? 0 : (current.iteration ?? 0);
-    await removeWithCompanions(context, await repeats.lockOccurrences(manager, userId, series.id, k));
-    if (k === 0) {
-      series.deleted = true;
-      await saveProgress(manager, series, { next: series.nextIteration, today });
-    } else {
-      const { count: _count, ...rule } = series.rule;
-      series.rule = { ...rule, end: addDays(dateOfIteration(series.rule, k) ?? current.date, -1) };
-      await saveProgress(manager, series, { next: Math.min(series.nextIteration, k), today });
-      await repeats.touchOccurrences(manager, userId, series.id, changeSeq);
-    }
-  });
 }
