@@ -2,22 +2,12 @@ import { inputError, notFound } from '@pfs/errors';
 import { amountToJson, findCrossRate } from '@pfs/money';
 import {
   applyMergePatch,
-  buildLinkHeader,
-  type ListParams,
-  parsePageParams,
   parseCreateBody,
   readClientModified,
   requireScope,
   userIdOf,
 } from '@pfs/resource-api';
-import {
-  buildEntryFilters,
-  type Entry,
-  entriesTable,
-  type EntryFilters,
-  type Snapshot,
-  type SqlFilter,
-} from '@pfs/resource-store';
+import { buildEntryFilters, type Entry, entriesTable, type Snapshot } from '@pfs/resource-store';
 import { type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
@@ -32,11 +22,9 @@ import { canonicalEntryState, readTransferIntent } from './entry-state';
 import { deleteSeriesEntry } from './repeat-delete.use-case';
 import { updateSeriesEntry } from './repeat-edit.use-case';
 import { readSeriesEdit, readSeriesScope } from './repeat-query';
-import { readRepeatFilter, readRepeatId } from './repeat-list-filter';
-import { listExpanded, readExpand } from './expand-list';
-import { type PlannedOccurrence, presentPlanned } from './planned-occurrences';
-import { entryTimeline } from './timeline.use-case';
-import { presentTimelineGroup, readTimelineRequest } from './timeline-query';
+import { readRepeatFilter } from './repeat-list-filter';
+import { readExpand, sendExpanded } from './expand-list';
+import { timelineRoute } from './timeline.routes';
 import { readRepeatRule } from './repeat-rule';
 import { createRepeatingEntry } from './repeat-series.use-case';
 import { seriesOf } from './repeat-reads';
@@ -82,7 +70,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     const filters = readEntryFilters(req);
     const seriesFilter = readRepeatFilter(req);
     if (readExpand(req, filters)) {
-      await sendExpanded(req, res, params, filters, seriesFilter);
+      await sendExpanded({ req, res, deps, presenterFor }, params, filters, seriesFilter);
       return;
     }
     if (
@@ -110,42 +98,6 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     });
   });
 
-  /** `GET /entries?expand=true` (expand-list.ts): offset pages of stored entries, then planned ones. */
-  async function sendExpanded(
-    req: Request,
-    res: Response,
-    params: ListParams,
-    filters: EntryFilters,
-    seriesFilter: SqlFilter[],
-  ) {
-    const userId = userIdOf(req);
-    const main = await ledger.entries.findMainCurrency(deps.dataSource, userId);
-    const sqlFilters = [...buildEntryFilters(filters), ...seriesFilter];
-    const page = await listExpanded(ledger, userId, params, filters, sqlFilters, readRepeatId(req));
-    const present = await presenterFor(userId, page.entries, main);
-    const rawQuery = req.originalUrl.includes('?')
-      ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1)
-      : '';
-    res.setHeader(
-      'Link',
-      buildLinkHeader({
-        path: '/entries',
-        rawQuery,
-        page: params.page,
-        perPage: params.perPage,
-        total: page.total,
-      }),
-    );
-    res.setHeader('X-Total-Count', String(page.total));
-    const body = [
-      ...page.entries.map(present),
-      ...page.planned.map((item) =>
-        presentPlanned(item, findCrossRate(deps.rates, item.currency, main, item.date)),
-      ),
-    ];
-    api.respond.sendObject(req, res, 'entries', body);
-  }
-
   router.get('/entries/sums', requireScope('entries:r'), async (req, res) => {
     const range = (req.query.range ?? 'day') as SumRange;
     if (!['day', 'week', 'month'].includes(range))
@@ -165,39 +117,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     api.respond.sendObject(req, res, 'entries', body);
   });
 
-  router.get('/entries/timeline', requireScope('entries:r'), async (req, res) => {
-    const userId = userIdOf(req);
-    const request = readTimelineRequest(req);
-    const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
-    const main = await ledger.entries.findMainCurrency(deps.dataSource, userId);
-    const currency = request.currency ?? main;
-    const groups = await entryTimeline(ledger, userId, { ...request, currency });
-    const shown = groups.slice(page * perPage, (page + 1) * perPage);
-    const present = await presenterFor(
-      userId,
-      shown.flatMap((group) => group.entries),
-      main,
-    );
-    const presentPlannedItem = (item: PlannedOccurrence) =>
-      presentPlanned(item, findCrossRate(deps.rates, item.currency, main, item.date));
-    const rawQuery = req.originalUrl.includes('?')
-      ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1)
-      : '';
-    res.setHeader(
-      'Link',
-      buildLinkHeader({ path: '/entries/timeline', rawQuery, page, perPage, total: groups.length }),
-    );
-    res.setHeader('X-Total-Count', String(groups.length));
-    const body = shown.map((group) =>
-      presentTimelineGroup(group, {
-        by: request.group,
-        currency,
-        present,
-        presentPlanned: presentPlannedItem,
-      }),
-    );
-    api.respond.sendObject(req, res, 'entries', body);
-  });
+  timelineRoute(router, deps, presenterFor);
 
   router.post('/entries/manage', requireScope('entries:rw'), async (req, res) => {
     const request = readManageRequest(req.body);

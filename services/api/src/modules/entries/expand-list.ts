@@ -1,9 +1,25 @@
 import { inputError } from '@pfs/errors';
-import { type ListParams, parseBooleanParam } from '@pfs/resource-api';
-import { type Entry, entriesTable, type EntryFilters, type SqlFilter } from '@pfs/resource-store';
-import type { Request } from 'express';
+import { findCrossRate } from '@pfs/money';
+import { buildLinkHeader, type ListParams, parseBooleanParam, userIdOf } from '@pfs/resource-api';
+import {
+  buildEntryFilters,
+  type Entry,
+  entriesTable,
+  type EntryFilters,
+  type SqlFilter,
+} from '@pfs/resource-store';
+import type { Request, Response } from 'express';
+import type { ApiDependencies } from '../../dependencies';
+import { type PresenterFor, rawQueryOf } from './entry-lists';
+import { ledgerDepsOf } from './ledger-deps-of';
 import type { LedgerDeps } from './ledger.deps';
-import { matchesFilters, type PlannedOccurrence, plannedOccurrences } from './planned-occurrences';
+import {
+  matchesFilters,
+  type PlannedOccurrence,
+  plannedOccurrences,
+  presentPlanned,
+} from './planned-occurrences';
+import { readRepeatId } from './repeat-list-filter';
 
 /**
  * `GET /entries?expand=true`: also the planned occurrences of repeating entries. They have no change
@@ -60,4 +76,39 @@ export async function listExpanded(
     planned: room > 0 ? planned.slice(start, start + room) : [],
     total: page.total + planned.length,
   };
+}
+
+/** Answers `GET /entries?expand=true`: Link and X-Total-Count over stored and planned items together. */
+export async function sendExpanded(
+  http: { req: Request; res: Response; deps: ApiDependencies; presenterFor: PresenterFor },
+  params: ListParams,
+  filters: EntryFilters,
+  seriesFilter: SqlFilter[],
+): Promise<void> {
+  const { req, res, deps } = http;
+  const ledger = ledgerDepsOf(deps);
+  const userId = userIdOf(req);
+  const main = await ledger.entries.findMainCurrency(deps.dataSource, userId);
+  const sqlFilters = [...buildEntryFilters(filters), ...seriesFilter];
+  const page = await listExpanded(ledger, userId, params, filters, sqlFilters, readRepeatId(req));
+  const present = await http.presenterFor(userId, page.entries, main);
+  const { page: number, perPage } = params;
+  res.setHeader(
+    'Link',
+    buildLinkHeader({
+      path: '/entries',
+      rawQuery: rawQueryOf(req),
+      page: number,
+      perPage,
+      total: page.total,
+    }),
+  );
+  res.setHeader('X-Total-Count', String(page.total));
+  const body = [
+    ...page.entries.map(present),
+    ...page.planned.map((item) =>
+      presentPlanned(item, findCrossRate(deps.rates, item.currency, main, item.date)),
+    ),
+  ];
+  deps.resourceApi.respond.sendObject(req, res, 'entries', body);
 }
