@@ -1,6 +1,14 @@
 import { convertAmount, Decimal } from '@pfs/money';
 import request from 'supertest';
-import { type ApiTestApp, createCategory, createTestUser, startApiTestApp } from '../../support/api-test-app';
+import {
+  type ApiTestApp,
+  createCategory,
+  createTag,
+  createTestUser,
+  startApiTestApp,
+} from '../../support/api-test-app';
+import { ledgerDepsOf } from '../../../src/modules/entries/ledger-deps-of';
+import { plannedOccurrences } from '../../../src/modules/entries/planned-occurrences';
 import { postEntry } from '../ledger/ledger-http';
 import {
   createRepeatUser,
@@ -88,6 +96,46 @@ describe('GET /entries?expand=true', () => {
     const other = await createTestUser(api.deps);
     const theirs = await get('/entries?from=2030-01-01&to=2030-12-31&expand=true', other).expect(200);
     expect(theirs.body).toEqual([]);
+  });
+});
+
+describe('plannedOccurrences (for summaries)', () => {
+  it('when asked for a range, then it answers the planned occurrences with exact amounts, dates and references', async () => {
+    const tag = await createTag(api.app, user, { name: 'home', type: 'expense' });
+    await postRepeating(
+      api,
+      user,
+      entryBody(user, {
+        date: '2030-01-31',
+        amount: -0.35,
+        tags: [tag],
+        repeat: { start: '2030-01-31', frequency: 'monthly', interval: 1, bymonthday: -1, count: 4 },
+      }),
+    ).expect(201);
+    const planned = await plannedOccurrences(ledgerDepsOf(api.deps), user.userId, {
+      from: '2030-02-01',
+      to: '2030-03-31',
+    });
+    expect(
+      planned.map((item) => [
+        item.date,
+        item.amount.toFixed(),
+        item.currency,
+        item.account,
+        item.category,
+        item.tags,
+      ]),
+    ).toEqual([
+      ['2030-02-28', '-0.35', 'EUR', user.account, user.category, [tag]],
+      ['2030-03-31', '-0.35', 'EUR', user.account, user.category, [tag]],
+    ]);
+    const other = await createTestUser(api.deps);
+    expect(
+      await plannedOccurrences(ledgerDepsOf(api.deps), other.userId, {
+        from: '2030-01-01',
+        to: '2030-12-31',
+      }),
+    ).toEqual([]);
   });
 });
 
