@@ -68,6 +68,8 @@ export {
 } from './repositories/account.repository';
 export type { Account, AccountGoal, AccountSnapshot } from './repositories/account.repository';
 export { EntryRepository, entriesTable } from './repositories/entry.repository';
+export { RepeatRepository } from './repositories/repeat.repository';
+export type { RepeatSeries, StoredRepeatRule } from './repositories/repeat.repository';
 export type { Entry, EntryLocation, EntryReminder, EntrySnapshot } from './repositories/entry.repository';
 export { buildEntryFilters, sumEntriesByDay } from './repositories/entry-filters';
 export type { DailyTotal, EntryFilters, IdFilter } from './repositories/entry-filters';

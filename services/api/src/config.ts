@@ -47,6 +47,8 @@ export const apiConfigShape = {
   TRUST_PROXY: envString('loopback'),
   /** Largest accepted image or PDF upload in bytes (POST /images; bigger is a 413). */
   IMAGE_MAX_BYTES: envInt(10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  /** Seconds between passes that create due occurrences of repeating entries; 0 turns the timer off. */
+  REPEAT_MATERIALIZE_INTERVAL_SECONDS: envInt(300, 0, 86_400),
 };
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;

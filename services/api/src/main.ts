@@ -3,6 +3,8 @@ import { bufferedStdout, createLogger } from '@pfs/logger';
 import { buildApiApp } from './app';
 import { loadApiConfig, tlsOptionsOf } from './config';
 import { ApiDependencies, createApiDependencies } from './dependencies';
+import { ledgerDepsOf } from './modules/entries/ledger-deps-of';
+import { RepeatTimer, startRepeatTimer } from './modules/entries/repeat-timer';
 
 async function main() {
   let config;
@@ -16,6 +18,7 @@ async function main() {
   const logger = createLogger({ name: 'api', level: config.LOG_LEVEL, destination: bufferedStdout() });
   let deps: ApiDependencies | undefined;
   let server: RunningHttpServer | undefined;
+  let repeatTimer: RepeatTimer | undefined;
   await runService('api', logger, {
     async start() {
       deps = await createApiDependencies(config, logger);
@@ -25,8 +28,10 @@ async function main() {
         tls: tlsOptionsOf(config),
       });
       logger.info({ url: server.url }, 'api listening');
+      repeatTimer = startRepeatTimer(ledgerDepsOf(deps), logger, config.REPEAT_MATERIALIZE_INTERVAL_SECONDS);
     },
     async stop() {
+      await repeatTimer?.stop();
       await server?.stop();
       await deps?.close();
     },

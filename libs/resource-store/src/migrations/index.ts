@@ -8,6 +8,7 @@ import { AddAccountEntriesCount1763800320000 } from './1763800320000-add-account
 import { DropEntryMainRate1763800330000 } from './1763800330000-drop-entry-main-rate';
 import { CreateExportsNotificationsPush1763800400000 } from './1763800400000-create-exports-notifications-push';
 import { CreateImages1763800500000 } from './1763800500000-create-images';
+import { CreateRepeats1763800600000 } from './1763800600000-create-repeats';
 import { CreateBudgets1763800700000 } from './1763800700000-create-budgets';
 import { AddUserCurrencySettings1763800800000 } from './1763800800000-add-user-currency-settings';
 import { PushDeliveryOutbox1763800900000 } from './1763800900000-push-delivery-outbox';
@@ -26,6 +27,7 @@ export const resourceMigrations: MigrationSet = {
     DropEntryMainRate1763800330000,
     CreateExportsNotificationsPush1763800400000,
     CreateImages1763800500000,
+    CreateRepeats1763800600000,
     CreateBudgets1763800700000,
     AddUserCurrencySettings1763800800000,
     PushDeliveryOutbox1763800900000,

@@ -37,6 +37,9 @@ export interface Entry extends SyncedRecord {
   transactionId: string | null;
   /** Attached images (ids of the images table), at most 4. */
   imageIds: string[];
+  /** The repeating series this entry is an occurrence of, and which one (0 = the first). */
+  repeatId: string | null;
+  iteration: number | null;
 }
 
 /**
@@ -79,6 +82,9 @@ export const entriesTable = new ResourceTable<Entry>({
     'completed',
     'transaction_id',
     'image_ids',
+    // Read only: written by the repeat series' own statements (RepeatRepository.link), never by toColumns.
+    'repeat_id',
+    'iteration',
   ],
   // Fields listed one by one: an object spread followed by many properties sends V8 down a slow path
   // (measured ~50 µs a row), which a page of 200 entries pays 200 times.
@@ -104,6 +110,8 @@ export const entriesTable = new ResourceTable<Entry>({
     completed: Boolean(row.completed),
     transactionId: row.transaction_id === null ? null : String(row.transaction_id),
     imageIds: ((row.image_ids as unknown[]) ?? []).map(String),
+    repeatId: row.repeat_id === null || row.repeat_id === undefined ? null : String(row.repeat_id),
+    iteration: row.iteration === null || row.iteration === undefined ? null : Number(row.iteration),
   }),
   toSnapshot: (entry: Entry): EntrySnapshot => ({
     amount: entry.amount,

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { currentApp } from '../sync/app-context';
 import { returnedRows } from '../sync/resource-table';
 import { accountsTable } from './account.repository';
+import { budgetsTable } from './budgets-table';
 import { entrySnapshotSql } from './entry-revision-sql';
 
 /** The factor (units of the new currency per 1 of the old) that applies to entries dated `date`. */
@@ -57,7 +58,49 @@ export class MainCurrencyChangeRepository {
        RETURNING e.*`,
       [userId, from, to, changeSeq, accountIds],
     );
+    await this.relabelBudgets(manager, options);
+    await this.relabelRepeatTemplates(manager, options);
     return { accountIds, entries };
+  }
+
+  /** `sign`, budgets: a budget counted in the mislabelled code is counted in the new one, limits unchanged. */
+  private async relabelBudgets(
+    manager: EntityManager,
+    options: { userId: string; from: string; to: string; changeSeq: string },
+  ): Promise<void> {
+    const rows = returnedRows(
+      await manager.query(
+        `UPDATE budgets e SET currency = $3::text, change_seq = $4, ${bumpModified}
+         WHERE e.user_id = $1 AND e.currency = $2::text AND NOT e.deleted RETURNING e.id::text AS id`,
+        [options.userId, options.from, options.to, options.changeSeq],
+      ),
+    );
+    await budgetsTable.recordRevisions(
+      manager,
+      options.userId,
+      rows.map((row) => String(row.id)),
+    );
+  }
+
+  /**
+   * `sign`, repeating entries: the templates future occurrences are made from (the entry's and a transfer's
+   * companion currency) take the new code, so occurrences created later are labelled as the relabelled ones.
+   */
+  private async relabelRepeatTemplates(
+    manager: EntityManager,
+    options: { userId: string; from: string; to: string },
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE repeats r SET template = b.template, updated_at = now()
+       FROM (SELECT id, CASE WHEN template #>> '{currency,code}' = $2::text
+                        THEN jsonb_set(template, '{currency,code}', to_jsonb($3::text)) ELSE template END AS template
+             FROM repeats WHERE user_id = $1 AND NOT deleted) a,
+       LATERAL (SELECT CASE WHEN a.template #>> '{transaction,currency,code}' = $2::text
+                       THEN jsonb_set(a.template, '{transaction,currency,code}', to_jsonb($3::text))
+                       ELSE a.template END AS template) b
+       WHERE r.id = a.id AND r.template IS DISTINCT FROM b.template`,
+      [options.userId, options.from, options.to],
+    );
   }
 
   /**

@@ -6,12 +6,14 @@ import type { Entry } from '@pfs/resource-store';
  * The `/entries` representation. `companion` is the other side of a transfer, when there is one;
  * `mainRate` converts the entry's currency to the user's current main currency on the entry's date;
  * `images` are the entry's live images, already presented (`[{id, path, filename, type, status}]`).
+ * `repeat` is the series of an occurrence (repeat.presenter.ts).
  */
 export function presentEntry(
   entry: Entry,
   companion?: Entry,
   mainRate?: Decimal,
   images?: Array<Record<string, unknown>>,
+  repeat?: Record<string, unknown>,
 ): Record<string, unknown> {
   return compact({
     id: entry.id,
@@ -31,6 +33,7 @@ export function presentEntry(
     reminders: entry.reminders,
     images,
     completed: entry.completed,
+    repeat,
     transaction:
       entry.transactionId === null
         ? undefined

@@ -17,7 +17,6 @@ import {
 import { type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
-import { deleteEntry } from './delete-entry.use-case';
 import { readEntryDraft } from './entry-draft';
 import { isUnfiltered, readEntryFilters } from './entry-list-filters';
 import { presentEntry } from './entries.presenter';
@@ -26,7 +25,15 @@ import { ledgerDepsOf } from './ledger-deps-of';
 import { manageEntries, readManageRequest } from './manage-entries.use-case';
 import { SumRange, sumEntries } from './sum-entries.use-case';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
-import { updateEntry } from './update-entry.use-case';
+import { deleteSeriesEntry } from './repeat-delete.use-case';
+import { updateSeriesEntry } from './repeat-edit.use-case';
+import { readSeriesEdit, readSeriesScope } from './repeat-query';
+import { readRepeatFilter } from './repeat-list-filter';
+import { readExpand, sendExpanded } from './expand-list';
+import { timelineRoute } from './timeline.routes';
+import { readRepeatRule } from './repeat-rule';
+import { createRepeatingEntry } from './repeat-series.use-case';
+import { seriesOf } from './repeat-reads';
 import { ratesReady } from '../currencies/rate-book';
 import { presentEntryImage } from '../images/images.presenter';
 
@@ -47,10 +54,11 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     entries: Entry[],
     known?: { main: string; customRates: CustomRate[] },
   ) {
-    const [companions, settings, images] = await Promise.all([
+    const [companions, settings, images, series] = await Promise.all([
       companionsOf(userId, entries),
       known ?? ledger.entries.findCurrencySettings(deps.dataSource, userId),
       imagesOf(userId, entries),
+      seriesOf(deps.dataSource, userId, entries),
     ]);
     return (entry: Entry) =>
       presentEntry(
@@ -58,6 +66,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
         companions.get(entry.transactionId ?? ''),
         findUserCrossRate(deps.rates, settings.customRates, entry.currency, settings.main, entry.date),
         entry.imageIds.flatMap((id) => (images.has(id) ? [images.get(id)!] : [])),
+        series.get(entry.id),
       );
   }
 
@@ -81,7 +90,17 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     const userId = userIdOf(req);
     const params = api.parseList(req, { endpoint: 'entries' });
     const filters = readEntryFilters(req);
-    if (isUnfiltered(filters) && params.sinceSeq === undefined && !params.includeDeleted) {
+    const seriesFilter = readRepeatFilter(req);
+    if (readExpand(req, filters)) {
+      await sendExpanded({ req, res, deps, presenterFor }, params, filters, seriesFilter);
+      return;
+    }
+    if (
+      isUnfiltered(filters) &&
+      !seriesFilter.length &&
+      params.sinceSeq === undefined &&
+      !params.includeDeleted
+    ) {
       // Every live entry of the user: the per-account counts kept with each write give the total exactly.
       params.totalCache = {
         get: () => ledger.accounts.countLiveEntries(deps.dataSource, userId),
@@ -90,7 +109,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     }
     // The main currency is read beside the page, not after it: one round trip less per list.
     const [result, settings] = await Promise.all([
-      entriesTable.list(deps.dataSource, userId, params, buildEntryFilters(filters)),
+      entriesTable.list(deps.dataSource, userId, params, [...buildEntryFilters(filters), ...seriesFilter]),
       ledger.entries.findCurrencySettings(deps.dataSource, userId),
     ]);
     api.respond.sendList(req, res, {
@@ -122,6 +141,8 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     }));
     api.respond.sendObject(req, res, 'entries', body);
   });
+
+  timelineRoute(router, deps, presenterFor);
 
   router.post('/entries/manage', requireScope('entries:rw'), async (req, res) => {
     const request = readManageRequest(req.body);
@@ -159,9 +180,15 @@ export function entriesRoutes(deps: ApiDependencies): Router {
               )
             : error;
         });
+        if (state.repeat !== undefined && isBatch)
+          throw inputError([{ field: `${prefix}repeat`, error: 'a repeating entry must be posted alone' }]);
         drafts.push(readEntryDraft(state, prefix));
       }
-      const created = await createEntries(ledger, userIdOf(req), drafts, isBatch);
+      const rule = bodies[0] && (bodies[0] as { repeat?: unknown }).repeat;
+      const created =
+        !isBatch && rule !== undefined && rule !== null
+          ? await createRepeatingEntry(ledger, userIdOf(req), drafts[0], readRepeatRule(rule))
+          : await createEntries(ledger, userIdOf(req), drafts, isBatch);
       const location = `${deps.config.BASE_URL}/entries/${created[0].id}`;
       if (!isBatch) return { status: 201, headers: { Location: location } };
       return {
@@ -182,13 +209,18 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       const { modified: _m, ...state } = api.schemas.normalizeUpdate('entries', patched);
       return canonicalEntryState(state);
     };
-    const updated = await updateEntry(ledger, userId, {
-      id: String(req.params.id),
-      clientModified,
-      intended,
-      transfer: readTransferIntent(mode, req.body, body),
-      presentCurrent: (entry) => presentEntry(entry),
-    });
+    const updated = await updateSeriesEntry(
+      ledger,
+      userId,
+      {
+        id: String(req.params.id),
+        clientModified,
+        intended,
+        transfer: readTransferIntent(mode, req.body, body),
+        presentCurrent: (entry) => presentEntry(entry),
+      },
+      readSeriesEdit(req, mode),
+    );
     const present = await presenterFor(userId, [updated]);
     api.respond.sendObject(req, res, 'entries', present(updated), updated.modifiedAt);
   };
@@ -196,7 +228,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
   router.patch('/entries/:id', requireScope('entries:rw'), update('patch'));
 
   router.delete('/entries/:id', requireScope('entries:rw'), async (req, res) => {
-    await deleteEntry(ledger, userIdOf(req), String(req.params.id));
+    await deleteSeriesEntry(ledger, userIdOf(req), String(req.params.id), readSeriesScope(req, 'delete'));
     api.respond.sendNoContent(res);
   });
 

@@ -25,6 +25,32 @@ const idList = (what: string) => ({
   description: `Comma-separated ${what} ids; prefix the parameter with ! to exclude them.`,
 });
 
+const intList = { type: ['string', 'integer'] };
+/** `entry.repeat` (docs/ledger.md "Repeating entries"); repeat-rule.ts checks it and names bad fields. */
+const repeatSchema = {
+  type: 'object',
+  description:
+    'Makes the entry the first of a repeating series (RFC 5545 RRULE semantics); on reads, the series of an occurrence.',
+  properties: {
+    id: { type: 'string', readOnly: true },
+    start: { type: 'string', format: 'date' },
+    end: { type: 'string', format: 'date' },
+    count: { type: 'integer', minimum: 1 },
+    frequency: { type: 'string', enum: ['daily', 'weekly', 'monthly', 'yearly'] },
+    interval: { type: 'integer', minimum: 1, maximum: 127 },
+    byday: { type: 'string', description: 'Weekdays, optionally with an ordinal: MO,TU or 1MO or -1FR.' },
+    bymonthday: { ...intList, description: 'Days of the month, 1–31 or -31–-1, comma-separated.' },
+    bysetpos: {
+      ...intList,
+      description: 'Positions in the set byday/bymonthday give, e.g. -1 for the last.',
+    },
+    iteration: { type: 'integer', readOnly: true },
+    template: { type: 'boolean', readOnly: true },
+    type: { type: 'string', enum: ['automatic', 'confirm', 'confirmed'] },
+    status: { type: 'string', enum: ['ok', 'missing_entries'], readOnly: true },
+  },
+};
+
 export const entryListQuery: JsonSchema = {
   type: 'object',
   properties: {
@@ -45,6 +71,12 @@ export const entryListQuery: JsonSchema = {
     '!locations': idList('location'),
     search: { type: 'string', maxLength: 255 },
     ids: { type: 'string' },
+    repeat: { ...id, description: 'Only the occurrences of this repeating series.' },
+    expand: {
+      type: 'boolean',
+      description:
+        'Also the planned occurrences of repeating entries (read-only, `planned: true`); needs from and to, refuses since.',
+    },
   },
 };
 
@@ -106,6 +138,7 @@ export const entriesSchema: ResourceSchema = {
         },
       },
     },
+    repeat: repeatSchema,
     transaction: {
       type: 'object',
       required: ['account'],
@@ -193,6 +226,39 @@ export const entriesSchema: ResourceSchema = {
             day: { type: 'string', format: 'date' },
             expenses: { type: 'object', properties: { sum: { type: 'number' }, count: { type: 'integer' } } },
             incomes: { type: 'object', properties: { sum: { type: 'number' }, count: { type: 'integer' } } },
+          },
+        },
+      },
+      scope: 'entries:r',
+    },
+    {
+      rel: 'timeline',
+      href: '/entries/timeline',
+      method: 'GET',
+      title: 'Entries of one type grouped by day, category or location, with exact sums in one currency',
+      hrefSchema: {
+        type: 'object',
+        required: ['from', 'to', 'type'],
+        properties: {
+          ...(entryListQuery.properties as object),
+          type: { type: 'string', enum: ['expense', 'income'] },
+          group: { type: 'string', enum: ['day', 'category', 'location'] },
+          currency: { type: 'string', description: 'Default: the main currency.' },
+          expand: { type: 'boolean', description: 'Also the planned occurrences of repeating entries.' },
+        },
+      },
+      target: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            day: { type: 'string', format: 'date' },
+            category: { type: 'string' },
+            location: { type: 'object' },
+            sum: { type: 'number' },
+            count: { type: 'integer' },
+            currency: { type: 'object', properties: { code: { type: 'string' } } },
+            entries: { type: 'array', items: { type: 'object' } },
           },
         },
       },

@@ -28,6 +28,8 @@ export function canonicalEntryState(state: Snapshot): Snapshot {
     out.images = state.images.map((image) => ({ id: (image as { id?: unknown })?.id }));
   }
   delete out.transaction;
+  // A series' rule is not entry state: the update reads it from the body (repeat-edit.use-case.ts).
+  delete out.repeat;
   return out;
 }
 

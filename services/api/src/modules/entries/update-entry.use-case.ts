@@ -2,6 +2,7 @@ import { inputError, notFound } from '@pfs/errors';
 import { Decimal, roundToCurrency } from '@pfs/money';
 import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
 import { type Entry, entriesTable, type Snapshot, withUserChange } from '@pfs/resource-store';
+import type { EntityManager } from 'typeorm';
 import { type EntryDraft, readEntryDraft } from './entry-draft';
 import { EntryWriter } from './entry-writer';
 import type { LedgerDeps } from './ledger.deps';
@@ -34,33 +35,56 @@ export async function updateEntry(
   options: UpdateEntryOptions,
 ): Promise<Entry> {
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const current = await entriesTable.findById(manager, userId, options.id, { forUpdate: true });
-    if (!current) throw notFound('Entry', options.id);
-    const currentState = mergeable(entriesTable.options.toSnapshot(current));
-    const merged = await resolveWrite({
-      current: currentState,
-      currentModified: current.modifiedAt,
-      clientModified: options.clientModified,
-      intended: (edited) => mergeable(options.intended(edited)),
-      loadRevision: async (at) => {
-        const revision = await entriesTable.findRevision(manager, userId, current.id, at);
-        return revision && mergeable(revision);
+    const { entry } = await applyEntryUpdate(
+      new EntryWriter(deps, manager, userId, changeSeq),
+      deps,
+      manager,
+      {
+        userId,
+        ...options,
       },
-      presentCurrent: () => options.presentCurrent(current),
-    });
-    assertExtraSize(merged.extra);
-    const draft = readEntryDraft(dropStaleRate(merged, currentState));
-    const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    const companion = current.transactionId
-      ? await entriesTable.findById(manager, userId, current.transactionId, { forUpdate: true })
-      : undefined;
-    const transfer = resolveTransfer(options.transfer, companion, current, draft);
-    draft.transaction = transfer;
-    await writer.loadAccounts([draft.account, ...(transfer ? [transfer.account] : [])]);
-    const errors = await writer.checkReferences([{ draft, prefix: '' }]);
-    if (errors.length) throw inputError(errors);
-    return writeInStep(writer, deps, manager, { current, companion, draft });
+    );
+    return entry;
   });
+}
+
+/**
+ * The steps of `updateEntry` inside the caller's change transaction (a repeating series' edit continues
+ * in the same one). Also answers the entry before the write and the draft written, transfer resolved.
+ */
+export async function applyEntryUpdate(
+  writer: EntryWriter,
+  deps: LedgerDeps,
+  manager: EntityManager,
+  options: UpdateEntryOptions & { userId: string },
+): Promise<{ entry: Entry; before: Entry; draft: EntryDraft }> {
+  const { userId } = options;
+  const current = await entriesTable.findById(manager, userId, options.id, { forUpdate: true });
+  if (!current) throw notFound('Entry', options.id);
+  const currentState = mergeable(entriesTable.options.toSnapshot(current));
+  const merged = await resolveWrite({
+    current: currentState,
+    currentModified: current.modifiedAt,
+    clientModified: options.clientModified,
+    intended: (edited) => mergeable(options.intended(edited)),
+    loadRevision: async (at) => {
+      const revision = await entriesTable.findRevision(manager, userId, current.id, at);
+      return revision && mergeable(revision);
+    },
+    presentCurrent: () => options.presentCurrent(current),
+  });
+  assertExtraSize(merged.extra);
+  const draft = readEntryDraft(dropStaleRate(merged, currentState));
+  const companion = current.transactionId
+    ? await entriesTable.findById(manager, userId, current.transactionId, { forUpdate: true })
+    : undefined;
+  const transfer = resolveTransfer(options.transfer, companion, current, draft);
+  draft.transaction = transfer;
+  await writer.loadAccounts([draft.account, ...(transfer ? [transfer.account] : [])]);
+  const errors = await writer.checkReferences([{ draft, prefix: '' }]);
+  if (errors.length) throw inputError(errors);
+  const entry = await writeInStep(writer, deps, manager, { current, companion, draft });
+  return { entry, before: current, draft };
 }
 
 /** A rate is for one currency pair: when the currency or account changed and the client kept the old rate, re-derive it. */
@@ -106,7 +130,8 @@ function isResentCompanion(intent: NonNullable<EntryDraft['transaction']>, compa
   return sameAmount && sameCurrency;
 }
 
-async function writeInStep(
+/** Writes an entry's new draft and keeps its transfer companion in step (created, moved or removed). */
+export async function writeInStep(
   writer: EntryWriter,
   deps: LedgerDeps,
   manager: Parameters<typeof deps.entries.linkPair>[0],

@@ -1,10 +1,10 @@
-import { Decimal } from '@pfs/money';
+import { type CustomRate, Decimal } from '@pfs/money';
 import type { EntryFilters } from '@pfs/resource-store';
 
 /**
  * `sum_planned` of `/me/summary`: what planned repeat occurrences (not yet entries) of the period add up
- * to, per side, in the summary currency. The repeats engine provides it (plannedOccurrences); until it is
- * wired, `noPlannedSums` answers zero.
+ * to, per side, in the summary currency. The repeats engine provides it (repeat-planned-sums.ts);
+ * `noPlannedSums` answers zero (a summary without repeats, and tests of the rest).
  */
 export type PlannedSums = (options: {
   userId: string;
@@ -12,6 +12,7 @@ export type PlannedSums = (options: {
   to: string;
   currency: string;
   filters: EntryFilters;
+  customRates?: CustomRate[];
 }) => Promise<{ expenses: Decimal; incomes: Decimal }>;
 
 export const noPlannedSums: PlannedSums = async () => ({ expenses: new Decimal(0), incomes: new Decimal(0) });

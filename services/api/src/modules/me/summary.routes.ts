@@ -72,7 +72,14 @@ export function summaryRoutes(deps: ApiDependencies, options: SummaryOptions = {
             }),
           ),
       );
-      const planned = await plannedSums({ userId, from, to, currency, filters });
+      const planned = await plannedSums({
+        userId,
+        from,
+        to,
+        currency,
+        filters,
+        customRates: user.customRates,
+      });
       const budget = hasScope(req.auth?.scopes ?? [], 'budgets:r')
         ? await findSummaryBudget(
             budgets,

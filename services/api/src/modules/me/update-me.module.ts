@@ -1,5 +1,6 @@
 import type { ApiModule } from '../api-module';
 import { meSchema } from './me.schema';
+import { repeatPlannedSums } from './repeat-planned-sums';
 import { summaryRoutes } from './summary.routes';
 import { updateMeRoutes } from './update-me.routes';
 
@@ -49,5 +50,5 @@ meSchema.links.push(
 /** PUT /me and GET /me/summary, on the `me` schema the me module registers. */
 export const meLedgerModule: ApiModule = {
   name: 'me-ledger',
-  routes: (deps) => updateMeRoutes(deps).use(summaryRoutes(deps)),
+  routes: (deps) => updateMeRoutes(deps).use(summaryRoutes(deps, { plannedSums: repeatPlannedSums(deps) })),
 };

@@ -11,6 +11,7 @@ import {
 import { loadShippedRates } from '../../support/ledger-fixture';
 import { entriesTable, runAsApp } from '@pfs/resource-store';
 import { balanceOf, postAccount, postEntry } from './ledger-http';
+import { budgetBody, postBudget } from '../budgets/budgets-http';
 
 let api: ApiTestApp;
 let rates: RateTable;
@@ -376,6 +377,52 @@ describe('PUT /me currency.update sign', () => {
     // Another user's EUR ledger is untouched.
     expect(await entry(other, otherSeed.eur)).toEqual(otherEntry);
     expect((await account(other, otherSeed.cash)).currency).toEqual({ code: 'EUR' });
+  });
+
+  it('when the old main was wrong, then budgets and the templates of repeating entries in it are relabelled too', async () => {
+    const user = await createTestUser(api.deps);
+    const seed = await seedLedger(user);
+    const bank = await postAccount(api.app, user, { name: 'Bank', currency: { code: 'GBP' } });
+    const budget = await postBudget(api.app, user, budgetBody({ limit: 250, currency: { code: 'EUR' } }));
+    const pounds = await postBudget(api.app, user, budgetBody({ limit: 90, currency: { code: 'GBP' } }));
+    const before = (await get(user, `/budgets/${budget}`).expect(200)).body;
+    const budgetsSince = (await get(user, '/budgets?from=2030-01-01&to=2030-01-31').expect(200)).headers[
+      'service-modified'
+    ];
+    const repeating = (extra: Record<string, unknown>) =>
+      postEntry(api.app, user, {
+        amount: -20,
+        currency: { code: 'EUR' },
+        date: '2030-01-10',
+        account: seed.cash,
+        category: seed.category,
+        repeat: { start: '2030-01-10', frequency: 'monthly', interval: 1 },
+        ...extra,
+      });
+    await repeating({});
+    await repeating({ transaction: { account: bank, amount: 17, currency: { code: 'EUR' } } });
+
+    await putCurrency(user, { main: 'USD', update: 'sign' });
+
+    const after = (await get(user, `/budgets/${budget}`).expect(200)).body;
+    expect(after).toMatchObject({ currency: { code: 'USD' }, limit: 250 });
+    expect(after.modified).not.toBe(before.modified);
+    expect((await get(user, `/budgets/${pounds}`).expect(200)).body.currency.code).toBe('GBP');
+    const synced = await get(
+      user,
+      `/budgets?from=2030-01-01&to=2030-01-31&since=${encodeURIComponent(budgetsSince)}`,
+    ).expect(200);
+    expect(synced.body.map((item: { id: string }) => item.id)).toEqual([budget]);
+    const templates = await api.deps.dataSource.query(
+      `SELECT template FROM repeats WHERE user_id = $1 ORDER BY id`,
+      [user.userId],
+    );
+    expect(
+      templates.map((row: { template: { currency: { code: string } } }) => row.template.currency.code),
+    ).toEqual(['USD', 'USD']);
+    expect(templates[1].template.transaction.currency.code).toBe('USD');
+    const planned = (await get(user, '/entries?from=2030-02-01&to=2030-02-28&expand=true').expect(200)).body;
+    expect(planned.map((item: { currency: { code: string } }) => item.currency.code)).toEqual(['USD', 'USD']);
   });
 
   it('when rows are re-rated in bulk, then each revision equals the snapshot a single write records', async () => {

@@ -1,0 +1,215 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { entriesTable, type Entry } from './entry.repository';
+import { toDateString } from './ledger-values';
+
+/** A repeat rule as the API shows it (RFC 5545 RRULE parts); validated by the API before it is stored. */
+export interface StoredRepeatRule {
+  start: string;
+  end?: string;
+  count?: number;
+  frequency: 'daily' | 'weekly' | 'monthly' | 'yearly';
+  interval: number;
+  byday?: string;
+  bymonthday?: string;
+  bysetpos?: string;
+  type: 'automatic' | 'confirm' | 'confirmed';
+}
+
+/** One repeating series: its rule, the template of its occurrences, and how far it is materialized. */
+export interface RepeatSeries {
+  id: string;
+  userId: string;
+  rule: StoredRepeatRule;
+  /** The occurrences' entry state without date and completed (API shape; see repeat-template.ts). */
+  template: Record<string, unknown>;
+  firstEntryId: string | null;
+  /** Iterations below this were created (and may since have been deleted alone). */
+  nextIteration: number;
+  /** The date of `nextIteration`; null when the rule has no more occurrences. */
+  nextDate: string | null;
+  deleted: boolean;
+}
+
+const SELECT = `id::text AS id, user_id::text AS user_id, rule, template, first_entry_id::text AS first_entry_id,
+  next_iteration, next_date, deleted`;
+
+function toSeries(row: Record<string, unknown>): RepeatSeries {
+  return {
+    id: String(row.id),
+    userId: String(row.user_id),
+    rule: row.rule as StoredRepeatRule,
+    template: row.template as Record<string, unknown>,
+    firstEntryId: (row.first_entry_id as string | null) ?? null,
+    nextIteration: Number(row.next_iteration),
+    nextDate: row.next_date === null ? null : toDateString(row.next_date),
+    deleted: Boolean(row.deleted),
+  };
+}
+
+const rowsOf = (result: unknown): Array<Record<string, unknown>> =>
+  (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
+
+/**
+ * SQL of repeating series. Series are not a synced resource of their own: every change to a series
+ * rewrites its occurrences (entries), which carry the sync state clients see.
+ */
+export class RepeatRepository {
+  async insert(
+    manager: EntityManager,
+    userId: string,
+    series: { rule: StoredRepeatRule; template: Record<string, unknown> },
+  ): Promise<RepeatSeries> {
+    const [row] = await manager.query(
+      `INSERT INTO repeats (user_id, rule, template, next_date) VALUES ($1, $2, $3, $4) RETURNING ${SELECT}`,
+      [userId, JSON.stringify(series.rule), JSON.stringify(series.template), series.rule.start],
+    );
+    return toSeries(row);
+  }
+
+  /** The user's series, locked for the rest of the transaction (every write to a series takes this lock). */
+  async lock(manager: EntityManager, userId: string, id: string): Promise<RepeatSeries | undefined> {
+    const rows = await manager.query(
+      `SELECT ${SELECT} FROM repeats WHERE user_id = $1 AND id = $2 FOR UPDATE`,
+      [userId, id],
+    );
+    return rows[0] ? toSeries(rows[0]) : undefined;
+  }
+
+  async findByIds(
+    source: DataSource | EntityManager,
+    userId: string,
+    ids: string[],
+  ): Promise<RepeatSeries[]> {
+    if (!ids.length) return [];
+    const rows = await source.query(
+      `SELECT ${SELECT} FROM repeats WHERE user_id = $1 AND id = ANY($2::bigint[])`,
+      [userId, [...new Set(ids)]],
+    );
+    return rows.map(toSeries);
+  }
+
+  /** Every live series of the user that still has occurrences to come (for planned occurrences). */
+  async findLiveOfUser(source: DataSource | EntityManager, userId: string): Promise<RepeatSeries[]> {
+    const rows = await source.query(
+      `SELECT ${SELECT} FROM repeats WHERE user_id = $1 AND NOT deleted AND next_date IS NOT NULL ORDER BY id`,
+      [userId],
+    );
+    return rows.map(toSeries);
+  }
+
+  /** Saves what a write changed; only the given fields move. */
+  async save(
+    manager: EntityManager,
+    series: Pick<RepeatSeries, 'id' | 'rule' | 'template' | 'nextIteration' | 'nextDate' | 'deleted'> & {
+      firstEntryId?: string | null;
+    },
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE repeats SET rule = $2, template = $3, next_iteration = $4, next_date = $5, deleted = $6,
+         first_entry_id = COALESCE($7, first_entry_id), updated_at = now()
+       WHERE id = $1`,
+      [
+        series.id,
+        JSON.stringify(series.rule),
+        JSON.stringify(series.template),
+        series.nextIteration,
+        series.nextDate,
+        series.deleted,
+        series.firstEntryId ?? null,
+      ],
+    );
+  }
+
+  /**
+   * Series that may be due by `through` (a date), after `afterId`, in id order: one bounded batch for the
+   * materializer. The caller re-checks each under its lock with the user's own "today".
+   */
+  async findDue(
+    source: DataSource,
+    through: string,
+    afterId: string,
+    limit: number,
+  ): Promise<Array<{ id: string; userId: string }>> {
+    const rows = await source.query(
+      `SELECT id::text AS id, user_id::text AS user_id FROM repeats
+       WHERE NOT deleted AND next_date IS NOT NULL AND next_date <= $1 AND id > $2
+       ORDER BY id LIMIT $3`,
+      [through, afterId, limit],
+    );
+    return rows.map((row: Record<string, unknown>) => ({ id: String(row.id), userId: String(row.user_id) }));
+  }
+
+  /** Marks an entry as occurrence `iteration` of a series (a derived link, like a transfer's: no revision). */
+  async link(manager: EntityManager, entryId: string, repeatId: string, iteration: number): Promise<void> {
+    await manager.query(`UPDATE entries SET repeat_id = $2, iteration = $3 WHERE id = $1`, [
+      entryId,
+      repeatId,
+      iteration,
+    ]);
+  }
+
+  /**
+   * Gives every live occurrence of a series a new change (sequence, modified, revision): their `repeat`
+   * shows the series' rule, so when the rule changes without the occurrences being rewritten (a split, a
+   * cut), syncing clients must fetch them again.
+   */
+  async touchOccurrences(
+    manager: EntityManager,
+    userId: string,
+    repeatId: string,
+    changeSeq: string,
+  ): Promise<void> {
+    const ids = rowsOf(
+      await manager.query(
+        `UPDATE entries SET change_seq = $3,
+           modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), modified_at + interval '1 millisecond')
+         WHERE user_id = $1 AND repeat_id = $2 AND NOT deleted RETURNING id::text AS id`,
+        [userId, repeatId, changeSeq],
+      ),
+    ).map((row) => String(row.id));
+    await entriesTable.recordRevisions(manager, userId, ids);
+  }
+
+  /** Live occurrences of a series from `fromIteration` on, locked, in iteration order. */
+  async lockOccurrences(
+    manager: EntityManager,
+    userId: string,
+    repeatId: string,
+    fromIteration = 0,
+  ): Promise<Entry[]> {
+    const rows = rowsOf(
+      await manager.query(
+        `SELECT id::text AS id FROM entries
+         WHERE user_id = $1 AND repeat_id = $2 AND iteration >= $3 AND NOT deleted
+         ORDER BY iteration FOR UPDATE`,
+        [userId, repeatId, fromIteration],
+      ),
+    );
+    const entries = await entriesTable.findByIds(
+      manager,
+      userId,
+      rows.map((row) => String(row.id)),
+    );
+    return entries.sort((a, b) => (a.iteration ?? 0) - (b.iteration ?? 0));
+  }
+
+  /** The currency of each of the user's live accounts among `ids` (for planned occurrences' rates). */
+  async findAccountCurrencies(
+    source: DataSource | EntityManager,
+    userId: string,
+    ids: string[],
+  ): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await source.query(
+      `SELECT id::text AS id, currency FROM accounts WHERE user_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted`,
+      [userId, [...new Set(ids)]],
+    );
+    return new Map(rows.map((row: { id: string; currency: string }) => [row.id, row.currency]));
+  }
+
+  /** The user's timezone (IANA name) or null: "today" of a series is the user's today. */
+  async findTimezone(source: DataSource | EntityManager, userId: string): Promise<string | null> {
+    const [row] = await source.query(`SELECT timezone FROM users WHERE id = $1`, [userId]);
+    return (row?.timezone as string | null) ?? null;
+  }
+}

@@ -1,0 +1,117 @@
+import { inputError } from '@pfs/errors';
+import { findUserCrossRate } from '@pfs/money';
+import { buildLinkHeader, type ListParams, parseBooleanParam, userIdOf } from '@pfs/resource-api';
+import {
+  buildEntryFilters,
+  type Entry,
+  entriesTable,
+  type EntryFilters,
+  type SqlFilter,
+} from '@pfs/resource-store';
+import type { Request, Response } from 'express';
+import type { ApiDependencies } from '../../dependencies';
+import { type PresenterFor, rawQueryOf } from './entry-lists';
+import { ledgerDepsOf } from './ledger-deps-of';
+import type { LedgerDeps } from './ledger.deps';
+import {
+  matchesFilters,
+  type PlannedOccurrence,
+  plannedOccurrences,
+  presentPlanned,
+} from './planned-occurrences';
+import { readRepeatId } from './repeat-list-filter';
+
+/**
+ * `GET /entries?expand=true`: also the planned occurrences of repeating entries. They have no change
+ * sequence, so an expanded list is paged by offset (no cursor) and cannot be a sync (`since` is refused);
+ * from and to are required to bound the expansion.
+ */
+export function readExpand(req: Request, filters: EntryFilters): boolean {
+  const query = req.query as Record<string, unknown>;
+  const expand = parseBooleanParam(query, 'expand') ?? false;
+  if (!expand) return false;
+  for (const name of ['from', 'to'] as const)
+    if (!filters[name]) throw inputError([{ field: name, error: 'is required with expand' }]);
+  if (query.since !== undefined)
+    throw inputError([
+      { field: 'since', error: 'cannot be combined with expand (planned entries do not sync)' },
+    ]);
+  if (query.cursor !== undefined)
+    throw inputError([{ field: 'cursor', error: 'cannot be combined with expand; page with page=' }]);
+  return true;
+}
+
+export interface ExpandedPage {
+  entries: Entry[];
+  planned: PlannedOccurrence[];
+  /** Entries matching the filters plus planned occurrences matching them. */
+  total: number;
+}
+
+/**
+ * One page of the expanded list: the stored entries first (the list's own order), then the planned
+ * occurrences in date order, so page N always holds items N·per_page … N·per_page + per_page − 1 of one
+ * sequence and X-Total-Count counts both.
+ */
+export async function listExpanded(
+  deps: LedgerDeps,
+  userId: string,
+  params: ListParams,
+  filters: EntryFilters,
+  sqlFilters: SqlFilter[],
+  seriesId?: string,
+): Promise<ExpandedPage> {
+  const [page, allPlanned] = await Promise.all([
+    entriesTable.list(deps.dataSource, userId, { ...params, after: undefined }, sqlFilters),
+    plannedOccurrences(deps, userId, { from: filters.from!, to: filters.to! }),
+  ]);
+  // A series filter (repeat=) keeps that series' planned occurrences only.
+  const planned = allPlanned.filter(
+    (item) => matchesFilters(item, filters) && (!seriesId || item.seriesId === seriesId),
+  );
+  const start = Math.max(0, params.offset - page.total);
+  const room = params.perPage - page.items.length;
+  return {
+    entries: page.items,
+    planned: room > 0 ? planned.slice(start, start + room) : [],
+    total: page.total + planned.length,
+  };
+}
+
+/** Answers `GET /entries?expand=true`: Link and X-Total-Count over stored and planned items together. */
+export async function sendExpanded(
+  http: { req: Request; res: Response; deps: ApiDependencies; presenterFor: PresenterFor },
+  params: ListParams,
+  filters: EntryFilters,
+  seriesFilter: SqlFilter[],
+): Promise<void> {
+  const { req, res, deps } = http;
+  const ledger = ledgerDepsOf(deps);
+  const userId = userIdOf(req);
+  const settings = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
+  const sqlFilters = [...buildEntryFilters(filters), ...seriesFilter];
+  const page = await listExpanded(ledger, userId, params, filters, sqlFilters, readRepeatId(req));
+  const present = await http.presenterFor(userId, page.entries, settings);
+  const { page: number, perPage } = params;
+  res.setHeader(
+    'Link',
+    buildLinkHeader({
+      path: '/entries',
+      rawQuery: rawQueryOf(req),
+      page: number,
+      perPage,
+      total: page.total,
+    }),
+  );
+  res.setHeader('X-Total-Count', String(page.total));
+  const body = [
+    ...page.entries.map(present),
+    ...page.planned.map((item) =>
+      presentPlanned(
+        item,
+        findUserCrossRate(deps.rates, settings.customRates, item.currency, settings.main, item.date),
+      ),
+    ),
+  ];
+  deps.resourceApi.respond.sendObject(req, res, 'entries', body);
+}

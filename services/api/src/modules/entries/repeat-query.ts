@@ -1,0 +1,41 @@
+import { inputError } from '@pfs/errors';
+import { parseEnumParam } from '@pfs/resource-api';
+import type { Request } from 'express';
+import { isValidDate } from './entry-draft';
+import { SERIES_SCOPES, type SeriesCut, type SeriesEdit, type SeriesScope } from './repeat-edit.use-case';
+
+/** `?update=` or `?delete=`: all (default), one or tail. */
+export function readSeriesScope(req: Request, name: 'update' | 'delete'): SeriesScope {
+  return parseEnumParam(req.query as Record<string, unknown>, name, SERIES_SCOPES) ?? 'all';
+}
+
+/** `?delete_after_date=YYYY-MM-DD` or `?delete_after_count=N` (not both). */
+export function readSeriesCut(req: Request): SeriesCut | undefined {
+  const { delete_after_date: date, delete_after_count: count } = req.query as Record<string, unknown>;
+  if (date !== undefined && count !== undefined)
+    throw inputError([{ field: 'delete_after_count', error: 'cannot be combined with delete_after_date' }]);
+  if (date !== undefined) {
+    if (!isValidDate(date))
+      throw inputError([{ field: 'delete_after_date', error: 'must be a date YYYY-MM-DD' }]);
+    return { date };
+  }
+  if (count !== undefined) {
+    const n = Number(count);
+    if (typeof count !== 'string' || !/^\d{1,6}$/.test(count) || n < 1)
+      throw inputError([{ field: 'delete_after_count', error: 'must be an integer from 1 to 999999' }]);
+    return { count: n };
+  }
+  return undefined;
+}
+
+/** The series part of an entry update: scope, the body's rule (when it has one) and a cut. */
+export function readSeriesEdit(req: Request, mode: 'put' | 'patch'): SeriesEdit {
+  const body = req.body as Record<string, unknown> | undefined;
+  const repeat = body && typeof body === 'object' && !Array.isArray(body) ? body.repeat : undefined;
+  return {
+    scope: readSeriesScope(req, 'update'),
+    repeat: repeat === null ? undefined : repeat,
+    patch: mode === 'patch',
+    cut: readSeriesCut(req),
+  };
+}

@@ -1,0 +1,56 @@
+import { formatAmount } from '@pfs/money';
+import { type EntryDraft, readEntryDraft } from './entry-draft';
+
+/**
+ * The entry state a series' occurrences are made from, kept as an entry body (exact amounts as text) so it
+ * is read back through the same checks as any client body. It has no date (each occurrence has its own)
+ * and no `completed` (a bill is paid occurrence by occurrence). A rate is kept only when the client chose
+ * one: otherwise each occurrence takes the ECB rate of its own date.
+ */
+export type RepeatTemplate = Record<string, unknown>;
+
+export function templateOf(draft: EntryDraft): RepeatTemplate {
+  const transfer = draft.transaction;
+  return {
+    amount: formatAmount(draft.amount),
+    currency: {
+      code: draft.currency.code,
+      ...(draft.currency.rate ? { rate: formatAmount(draft.currency.rate) } : {}),
+      fixed: draft.currency.fixed,
+    },
+    ...(draft.desc ? { desc: draft.desc } : {}),
+    account: draft.account,
+    ...(draft.category ? { category: draft.category } : {}),
+    ...(draft.tags.length ? { tags: draft.tags } : {}),
+    ...(draft.location ? { location: draft.location } : {}),
+    ...(draft.reminders?.length ? { reminders: draft.reminders } : {}),
+    ...(draft.extra ? { extra: draft.extra } : {}),
+    ...(transfer
+      ? {
+          transaction: {
+            account: transfer.account,
+            ...(transfer.amount ? { amount: formatAmount(transfer.amount) } : {}),
+            ...(transfer.currency
+              ? {
+                  currency: {
+                    code: transfer.currency.code,
+                    ...(transfer.currency.rate ? { rate: formatAmount(transfer.currency.rate) } : {}),
+                  },
+                }
+              : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The draft of one occurrence. */
+export function draftFromTemplate(template: RepeatTemplate, date: string, completed = false): EntryDraft {
+  return readEntryDraft({ ...template, date, completed });
+}
+
+/** The accounts a template writes to (for locking them before a write). */
+export function accountsOf(template: RepeatTemplate): string[] {
+  const transfer = template.transaction as { account?: string } | undefined;
+  return [String(template.account), ...(transfer?.account ? [transfer.account] : [])];
+}

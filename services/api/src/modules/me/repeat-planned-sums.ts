@@ -1,0 +1,37 @@
+import { inputError } from '@pfs/errors';
+import { convertForUser, Decimal } from '@pfs/money';
+import type { ApiDependencies } from '../../dependencies';
+import { ledgerDepsOf } from '../entries/ledger-deps-of';
+import { matchesFilters, plannedOccurrences } from '../entries/planned-occurrences';
+import type { PlannedSums } from './planned-sums.hook';
+
+/**
+ * `sum_planned` from the repeats engine: the planned occurrences of the period (not yet entries) that the
+ * summary's filters keep, transfers left out as in every sum. Same rule as `/entries/sums`: per day and
+ * currency the amounts add exactly, each total converts with that day's rate (the user's custom rate for
+ * its pair when set), and those add up.
+ */
+export function repeatPlannedSums(deps: ApiDependencies): PlannedSums {
+  const ledger = ledgerDepsOf(deps);
+  return async ({ userId, from, to, currency, filters, customRates }) => {
+    const totals = new Map<string, Decimal>();
+    for (const item of await plannedOccurrences(ledger, userId, { from, to })) {
+      if (item.transferTo || item.amount.isZero() || !matchesFilters(item, filters)) continue;
+      const key = `${item.amount.isNegative() ? 'e' : 'i'} ${item.date} ${item.currency}`;
+      totals.set(key, (totals.get(key) ?? new Decimal(0)).plus(item.amount));
+    }
+    const sums = { expenses: new Decimal(0), incomes: new Decimal(0) };
+    for (const [key, amount] of totals) {
+      const [side, date, from] = key.split(' ');
+      const converted = convertForUser(deps.rates, customRates ?? [], { amount, from, to: currency, date });
+      if (!converted) {
+        throw inputError([
+          { field: 'currency', error: `no stored rate from ${from} to ${currency} on ${date}` },
+        ]);
+      }
+      if (side === 'e') sums.expenses = sums.expenses.plus(converted);
+      else sums.incomes = sums.incomes.plus(converted);
+    }
+    return sums;
+  };
+}
