@@ -1,4 +1,5 @@
 import type { PushToken } from '@pfs/resource-store';
+import { CachedAccessToken } from './access-token';
 import jwt from 'jsonwebtoken';
 import {
   isTemporaryStatus,
@@ -32,39 +33,31 @@ const SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
  */
 export class FcmProvider implements PushProvider {
   readonly name = 'fcm';
-  private accessToken: { value: string; expiresAt: number } | undefined;
+  private readonly accessToken: CachedAccessToken;
 
-  constructor(private readonly options: FcmOptions) {}
-
-  private async token(): Promise<string> {
-    if (this.accessToken && Date.now() < this.accessToken.expiresAt) return this.accessToken.value;
-    const account = this.options.serviceAccount;
-    const assertion = jwt.sign({ scope: SCOPE }, account.private_key, {
-      algorithm: 'RS256',
-      issuer: account.client_email,
-      audience: account.token_uri,
-      expiresIn: 3600,
-    });
-    const answer = await fetch(account.token_uri, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-    });
-    if (!answer.ok) throw new Error(`FCM token endpoint answered ${answer.status}`);
-    const body = (await answer.json()) as { access_token?: string; expires_in?: number };
-    if (!body.access_token) throw new Error('FCM token endpoint gave no access_token');
-    this.accessToken = {
-      value: body.access_token,
-      expiresAt: Date.now() + Math.max(0, (body.expires_in ?? 3600) - 60) * 1000,
-    };
-    return body.access_token;
+  constructor(private readonly options: FcmOptions) {
+    const account = options.serviceAccount;
+    // RFC 7523: the service account signs a short JWT naming the scope; Google answers an access token.
+    this.accessToken = new CachedAccessToken(
+      'FCM',
+      account.token_uri,
+      () => ({
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion: jwt.sign({ scope: SCOPE }, account.private_key, {
+          algorithm: 'RS256',
+          issuer: account.client_email,
+          audience: account.token_uri,
+          expiresIn: 3600,
+        }),
+      }),
+      options.timeoutMs,
+    );
   }
 
   async send(device: PushToken, message: PushMessage): Promise<PushOutcome> {
     let answer: Response;
     try {
-      const token = await this.token();
+      const token = await this.accessToken.get();
       answer = await fetch(
         `${this.options.url}/v1/projects/${encodeURIComponent(this.options.serviceAccount.project_id)}/messages:send`,
         {
@@ -91,7 +84,7 @@ export class FcmProvider implements PushProvider {
     if (answer.status === 404 || errorCodeOf(text) === 'UNREGISTERED')
       return { kind: 'invalid-token', reason: described };
     if (answer.status === 401) {
-      this.accessToken = undefined;
+      this.accessToken.invalidate();
       return { kind: 'retry', reason: described };
     }
     if (isTemporaryStatus(answer.status)) {

@@ -1,4 +1,5 @@
 import type { PushToken } from '@pfs/resource-store';
+import { CachedAccessToken } from './access-token';
 import {
   isTemporaryStatus,
   PushMessage,
@@ -29,9 +30,21 @@ const escapeXml = (text: string) =>
 /** Windows Push Notification Services: a toast POSTed to the device's channel URI with an OAuth token. */
 export class WnsProvider implements PushProvider {
   readonly name = 'wns';
-  private accessToken: { value: string; expiresAt: number } | undefined;
+  private readonly accessToken: CachedAccessToken;
 
-  constructor(private readonly options: WnsOptions) {}
+  constructor(private readonly options: WnsOptions) {
+    this.accessToken = new CachedAccessToken(
+      'WNS',
+      options.tokenUrl,
+      () => ({
+        grant_type: 'client_credentials',
+        client_id: options.clientId,
+        client_secret: options.clientSecret,
+        scope: 'notify.windows.com',
+      }),
+      options.timeoutMs,
+    );
+  }
 
   /** The channel URI if it is one WNS would issue: https on an allowed host (plain http on loopback, for tests). */
   private channelOf(token: string): URL | undefined {
@@ -50,29 +63,6 @@ export class WnsProvider implements PushProvider {
     return url;
   }
 
-  private async token(): Promise<string> {
-    if (this.accessToken && Date.now() < this.accessToken.expiresAt) return this.accessToken.value;
-    const answer = await fetch(this.options.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: this.options.clientId,
-        client_secret: this.options.clientSecret,
-        scope: 'notify.windows.com',
-      }),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-    });
-    if (!answer.ok) throw new Error(`WNS token endpoint answered ${answer.status}`);
-    const body = (await answer.json()) as { access_token?: string; expires_in?: number };
-    if (!body.access_token) throw new Error('WNS token endpoint gave no access_token');
-    this.accessToken = {
-      value: body.access_token,
-      expiresAt: Date.now() + Math.max(0, (body.expires_in ?? 3600) - 60) * 1000,
-    };
-    return body.access_token;
-  }
-
   async send(device: PushToken, message: PushMessage): Promise<PushOutcome> {
     const channel = this.channelOf(device.token);
     if (!channel) return { kind: 'invalid-token', reason: 'WNS channel URI is not on an allowed WNS host' };
@@ -86,7 +76,7 @@ export class WnsProvider implements PushProvider {
       answer = await fetch(channel, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${await this.token()}`,
+          authorization: `Bearer ${await this.accessToken.get()}`,
           'content-type': 'text/xml',
           'x-wns-type': 'wns/toast',
           'x-wns-tag': message.collapseId.slice(0, 16),
@@ -102,7 +92,7 @@ export class WnsProvider implements PushProvider {
     if (answer.ok) return { kind: 'sent' };
     if (answer.status === 404 || answer.status === 410) return { kind: 'invalid-token', reason: described };
     if (answer.status === 401) {
-      this.accessToken = undefined;
+      this.accessToken.invalidate();
       return { kind: 'retry', reason: described };
     }
     if (isTemporaryStatus(answer.status) || answer.status === 406) {
