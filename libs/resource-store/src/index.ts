@@ -68,4 +68,5 @@ export type { DailyTotal, EntryFilters, IdFilter } from './repositories/entry-fi
 export { IdempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotencyClaim, StoredResponse } from './repositories/idempotency.repository';
 export { UserProfileRepository } from './repositories/user-profile.repository';
+export type { UserRowChanged } from './repositories/user-profile.repository';
 export type { ProfileUpdate, ProfileUpdateResult } from './repositories/user-profile.repository';

@@ -17,13 +17,26 @@ export type ProfileUpdateResult =
   { state: 'updated'; user: User } | { state: 'stale'; user: User } | { state: 'missing' };
 
 /**
+ * Called with the user's id after a write of their `users` row has committed: the API passes
+ * `invalidateUserProfile` (UserProfileCache in @pfs/resource-api), which drops the cached `GET /me`.
+ */
+export type UserRowChanged = (userId: string) => Promise<void>;
+
+/**
  * Profile writes guarded by `modified`: the row changes only if its stored `modified` (to the millisecond, as
  * clients see it) is the one the client sent. Each write moves `modified_at` forward by at least 1 ms.
+ *
+ * Rule for every writer of the `users` row (here or elsewhere, e.g. a main-currency change): once the write
+ * has committed, call `userRowChanged(userId)`, or `GET /me` keeps serving the cached old profile (up to its
+ * 10-minute TTL). Inside a transaction, call it after the commit, not before. docs/conventions.md.
  */
 export class UserProfileRepository {
   private readonly users: UserRepository;
 
-  constructor(private readonly source: DataSource) {
+  constructor(
+    private readonly source: DataSource,
+    private readonly userRowChanged: UserRowChanged,
+  ) {
     this.users = new UserRepository(source);
   }
 
@@ -52,6 +65,7 @@ export class UserProfileRepository {
       ],
     );
     const changed = Array.isArray(rows[0]) ? rows[0].length : rows.length;
+    if (changed) await this.userRowChanged(userId);
     const user = await this.users.findById(userId);
     if (!user) return { state: 'missing' };
     return changed ? { state: 'updated', user } : { state: 'stale', user };

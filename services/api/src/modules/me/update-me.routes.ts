@@ -15,7 +15,9 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
  */
 export function updateMeRoutes(deps: ApiDependencies): Router {
   const router = Router();
-  const profiles = new UserProfileRepository(deps.dataSource);
+  const profiles = new UserProfileRepository(deps.dataSource, (userId) =>
+    deps.profileCache.invalidate(userId),
+  );
   const api = deps.resourceApi;
 
   router.put('/me', requireScope('user:rw'), async (req, res) => {
