@@ -47,12 +47,15 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
   });
   const rates = await new RateBook(dataSource, logger).load({ warm: config.NODE_ENV !== 'test' });
-  const redis = await openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }).catch(
-    async (error) => {
-      await dataSource.destroy();
-      throw error;
-    },
-  );
+  // Auto-pipelined: the gate checks of requests that arrive together share one Redis write and read.
+  const redis = await openRedis({
+    url: config.REDIS_URL,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    autoPipelining: true,
+  }).catch(async (error) => {
+    await dataSource.destroy();
+    throw error;
+  });
   const exportQueue = createExportQueue(config);
   return {
     config,
