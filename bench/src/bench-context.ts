@@ -13,6 +13,9 @@ export const ALL_SCOPES_FOR_BENCH =
 export interface BenchContext {
   apiUrl: string;
   bareUrl: string;
+  /** Process ids of the API and the bare endpoint, to read the CPU time they spend (`cpuMillisOf`). */
+  apiPid: number;
+  barePid: number;
   env: Record<string, string>;
   dataSource: DataSource;
   pg: Pool;
@@ -34,6 +37,8 @@ export interface BenchReport {
 export function createBenchContext(options: {
   apiUrl: string;
   bareUrl: string;
+  apiPid: number;
+  barePid: number;
   env: Record<string, string>;
   dataSource: DataSource;
   pg: Pool;

@@ -3,4 +3,4 @@ export type { BenchContext } from './bench-context';
 export type { BenchSuite } from './bench-suite';
 export { measure } from './measure';
 export type { Measurement, MeasureOptions } from './measure';
-export { peakRssBytesOf, startServiceProcess } from './service-process';
+export { cpuMillisOf, peakRssBytesOf, startServiceProcess } from './service-process';

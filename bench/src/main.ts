@@ -59,6 +59,8 @@ async function main() {
     const context = createBenchContext({
       apiUrl: api.url,
       bareUrl: bare.url,
+      apiPid: api.child.pid!,
+      barePid: bare.child.pid!,
       env,
       dataSource,
       pg,

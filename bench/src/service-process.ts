@@ -1,9 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 
 export interface ServiceProcess {
   url: string;
   child: ChildProcess;
+  /** Where the process's stdout and stderr go (its log lines); removed by `stop`. */
+  logFile: string;
   stop(): Promise<void>;
   /** The process's peak resident set size so far (Linux VmHWM), in bytes. */
   peakRssBytes(): number;
@@ -16,9 +20,19 @@ export function peakRssBytesOf(pid: number): number {
   return match ? Number(match[1]) * 1024 : 0;
 }
 
+/** CPU time (user + system) a live process has used so far, in milliseconds (Linux /proc, 100 ticks/s). */
+export function cpuMillisOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /**
  * Starts a Node entry point as its own process (so it gets its own core, apart from the load generator)
- * and waits for the `"url":"…"` it logs when listening.
+ * and waits for the `"url":"…"` it logs when listening. Its output goes to a file, not a pipe: a pipe
+ * would be read by this process, the one running the load generator, so a service's per-request log
+ * lines would slow the client measuring it (and not the bare endpoint, which logs nothing).
  */
 export async function startServiceProcess(
   entry: string,
@@ -26,20 +40,21 @@ export async function startServiceProcess(
   timeoutMs = 120_000,
   nodeArgs: string[] = [],
 ): Promise<ServiceProcess> {
+  const logFile = join(mkdtempSync(join(tmpdir(), 'pfs-bench-')), `${basename(entry, '.js')}.log`);
+  const output = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', output, output],
   });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  closeSync(output);
+  const logged = () => readFileSync(logFile, 'utf8');
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${entry} did not start in time:\n${output}`)),
+      () => reject(new Error(`${entry} did not start in time:\n${logged()}`)),
       timeoutMs,
     );
     const poll = setInterval(() => {
-      const match = /"url":"(https?:\/\/[^"]+)"/.exec(output);
+      const match = /"url":"(https?:\/\/[^"]+)"/.exec(logged());
       if (match) {
         clearInterval(poll);
         clearTimeout(timer);
@@ -47,22 +62,22 @@ export async function startServiceProcess(
       } else if (child.exitCode !== null) {
         clearInterval(poll);
         clearTimeout(timer);
-        reject(new Error(`${entry} exited with ${child.exitCode}:\n${output}`));
+        reject(new Error(`${entry} exited with ${child.exitCode}:\n${logged()}`));
       }
     }, 50);
   });
-  // Keep the pipes drained so a chatty child never blocks on a full buffer.
-  output = '';
-  child.stdout!.on('data', () => (output = ''));
   return {
     url,
     child,
+    logFile,
     peakRssBytes: () => peakRssBytesOf(child.pid!),
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dirname(logFile), { recursive: true, force: true });
     },
   };
 }

@@ -10,6 +10,11 @@ export interface RedisClientOptions {
   forBlockingQueue?: boolean;
   /** Fail fast on start-up instead of retrying forever (services verify Redis before they listen). */
   lazyConnect?: boolean;
+  /**
+   * Commands issued in the same event-loop turn go out as one pipeline (ioredis `enableAutoPipelining`):
+   * one write and one read for the gate checks of all requests that arrived together, instead of one each.
+   */
+  autoPipelining?: boolean;
 }
 
 export function createRedisClient(options: RedisClientOptions): Redis {
@@ -19,6 +24,7 @@ export function createRedisClient(options: RedisClientOptions): Redis {
     maxRetriesPerRequest: options.forBlockingQueue ? null : 2,
     enableOfflineQueue: options.forBlockingQueue ? true : false,
     connectTimeout: 5_000,
+    enableAutoPipelining: options.autoPipelining ?? false,
     // Reconnect with a capped backoff; health checks report the outage meanwhile.
     retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
   };
@@ -42,8 +48,12 @@ export async function closeRedis(client: Redis): Promise<void> {
 }
 
 /** Creates and connects a prefixed client; a start-up failure says Redis could not be reached, and leaves no socket open. */
-export async function openRedis(options: { url: string; keyPrefix: string }): Promise<Redis> {
-  const client = createRedisClient({ url: options.url, keyPrefix: options.keyPrefix });
+export async function openRedis(options: {
+  url: string;
+  keyPrefix: string;
+  autoPipelining?: boolean;
+}): Promise<Redis> {
+  const client = createRedisClient(options);
   try {
     await connectRedis(client);
     return client;

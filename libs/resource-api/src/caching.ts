@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 
+/** A response body serialised once, with its validators: ready to send, or to store in a cache. */
+export interface PreparedRepresentation {
+  body: string;
+  etag: string;
+  lastModified?: Date;
+}
+
 /** A strong ETag derived from the exact bytes of the representation. */
 export function strongEtag(body: string): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;

@@ -6,6 +6,7 @@
 export type { AuthContext } from './auth-context';
 export { userIdOf } from './auth-context';
 export { httpDate, isNotModified, strongEtag } from './caching';
+export type { PreparedRepresentation } from './caching';
 export { nextCursor, parseListParams } from './list-params';
 export type { ListParams, ParseListOptions } from './list-params';
 export {
@@ -47,7 +48,17 @@ export {
 export { httpsMiddleware } from './https.middleware';
 export type { HttpsOptions } from './https.middleware';
 export { RequestGate } from './request-gate';
-export type { GateOptions, GateResult } from './request-gate';
+export type { GateCheckOptions, GateOptions, GateResult } from './request-gate';
+export {
+  decodeRepresentation,
+  encodeRepresentation,
+  invalidateUserProfile,
+  UserProfileCache,
+  USER_PROFILE_KEY_PREFIX,
+  userProfileGenerationKey,
+  userProfileKey,
+} from './user-profile-cache';
+export type { ProfileMiss } from './user-profile-cache';
 export { hyperSchemaDocument, createSchemaOf, updateSchemaOf, writableProperties } from './resource-schema';
 export type { HyperLink, JsonSchema, ResourceSchema } from './resource-schema';
 export { Responder } from './respond';

@@ -1,5 +1,6 @@
 import { AccessTokenRecord, accessTokenKey, hashToken, parseAccessTokenRecord } from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
+import { ProfileMiss, USER_PROFILE_KEY_PREFIX } from './user-profile-cache';
 
 /**
  * Authentication and rate limiting in one Redis round trip: the script reads the token's introspection
@@ -7,12 +8,17 @@ import type { Redis } from '@pfs/redis';
  * and applies a sliding-window counter: two fixed buckets, the previous one weighted by how much of it
  * still overlaps the window. Memory is two integers per subject, whatever the limit.
  * Keys other than KEYS[1] are built in the script from the deployment prefix (ioredis prefixes only KEYS).
+ * When asked (ARGV[7], the profile key prefix), it also returns the token's user's cached `/me`
+ * representation, or on a miss that user's write generation (UserProfileCache): the profile key comes from
+ * the record's own `sub`, never from the request, so a token reads only its own user's profile.
  */
 const GATE_SCRIPT = `
 local record = redis.call('GET', KEYS[1])
 local subject = nil
+local decoded = nil
 if record then
-  local ok, decoded = pcall(cjson.decode, record)
+  local ok
+  ok, decoded = pcall(cjson.decode, record)
   if ok and type(decoded) == 'table' and decoded.sub then
     subject = 'u:' .. tostring(decoded.sub) .. ':' .. tostring(decoded.client_id or 'personal')
   else
@@ -48,7 +54,14 @@ if allowed == 0 then
     wait = (window - offset) + window * (1 - limit / math.max(current, limit))
   end
 end
-return { record or false, allowed, used, math.ceil(wait), base .. bucket }
+local profile = false
+local generation = false
+if record and ARGV[7] ~= '' then
+  local profileKey = ARGV[1] .. ARGV[7] .. tostring(decoded.sub)
+  profile = redis.call('GET', profileKey)
+  if not profile then generation = redis.call('GET', profileKey .. ':gen') or '0' end
+end
+return { record or false, allowed, used, math.ceil(wait), base .. bucket, profile, generation }
 `;
 
 export interface GateOptions {
@@ -68,9 +81,18 @@ export interface GateResult {
   retryAfterSeconds: number;
   /** The bucket counted, so a 304 can be refunded. */
   bucketKey: string;
+  /** Asked with `profile`, for a valid token: the user's cached `/me` (hit) or the generation to fill with (miss). */
+  profile?: { cached: string } | ProfileMiss;
 }
 
-type GateReply = [string | null, number, number, number, string];
+export interface GateCheckOptions {
+  /** Count the request against the limit (the rate-limit status endpoint does not). */
+  count: boolean;
+  /** Also read the token's user's cached `/me` representation in the same round trip. */
+  profile?: boolean;
+}
+
+type GateReply = [string | null, number, number, number, string, string | null, string | null];
 
 export class RequestGate {
   constructor(
@@ -82,8 +104,8 @@ export class RequestGate {
     }
   }
 
-  /** Authenticates `token` (may be undefined) and counts the request unless `count` is false. */
-  async check(token: string | undefined, clientIp: string, count: boolean): Promise<GateResult> {
+  /** Authenticates `token` (may be undefined) and counts the request unless `options.count` is false. */
+  async check(token: string | undefined, clientIp: string, options: GateCheckOptions): Promise<GateResult> {
     const key = accessTokenKey(token ? hashToken(token) : 'none');
     const windowMs = this.options.windowSeconds * 1000;
     const reply = (await (
@@ -95,12 +117,21 @@ export class RequestGate {
       windowMs,
       this.options.limit,
       clientIp,
-      count ? '1' : '0',
+      options.count ? '1' : '0',
+      options.profile ? USER_PROFILE_KEY_PREFIX : '',
     )) as GateReply;
-    const [raw, allowed, used, waitMs, bucketKey] = reply;
+    const [raw, allowed, used, waitMs, bucketKey, cached, generation] = reply;
     let record = token ? parseAccessTokenRecord(raw) : undefined;
     if (record?.exp !== undefined && record.exp * 1000 <= Date.now()) record = undefined;
+    const profile = !record
+      ? undefined
+      : typeof cached === 'string'
+        ? { cached }
+        : typeof generation === 'string'
+          ? { generation }
+          : undefined;
     return {
+      profile,
       record,
       allowed: allowed === 1,
       limit: this.options.limit,

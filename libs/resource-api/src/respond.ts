@@ -1,7 +1,7 @@
 import type { PageResult, SyncedRecord } from '@pfs/resource-store';
 import type { Request, Response } from 'express';
 import { userIdOf } from './auth-context';
-import { httpDate, isNotModified, strongEtag } from './caching';
+import { httpDate, isNotModified, PreparedRepresentation, strongEtag } from './caching';
 import { ListParams, nextCursor } from './list-params';
 import { contentTypeFor, ResponseFormat } from './media-type';
 import { buildLinkHeader } from './pagination';
@@ -30,9 +30,19 @@ function pathOf(req: Request): string {
 export class Responder {
   constructor(private readonly options: ResponderOptions) {}
 
-  private send(req: Request, res: Response, schema: string, payload: unknown, lastModified?: Date): void {
+  /** Serialises a representation once, with its strong ETag: what `sendPrepared` sends and a cache stores. */
+  prepare(payload: unknown, lastModified?: Date): PreparedRepresentation {
     const body = JSON.stringify(payload);
-    const etag = strongEtag(body);
+    return { body, etag: strongEtag(body), lastModified };
+  }
+
+  /**
+   * Sends a prepared representation: ETag, Last-Modified, 304 when the client's copy is current, otherwise
+   * the body under the negotiated media type. A cached representation goes out byte for byte as it was
+   * first sent.
+   */
+  sendPrepared(req: Request, res: Response, schema: string, prepared: PreparedRepresentation): void {
+    const { body, etag, lastModified } = prepared;
     res.setHeader('ETag', etag);
     if (lastModified) res.setHeader('Last-Modified', httpDate(lastModified));
     res.setHeader('Cache-Control', 'private, no-cache');
@@ -49,6 +59,10 @@ export class Responder {
     );
     res.setHeader('Content-Length', Buffer.byteLength(body));
     res.end(body);
+  }
+
+  private send(req: Request, res: Response, schema: string, payload: unknown, lastModified?: Date): void {
+    this.sendPrepared(req, res, schema, this.prepare(payload, lastModified));
   }
 
   /** One object (already presented: compacted, ids as strings, formatted times). */

@@ -80,6 +80,7 @@ export type {
   LockedProfile,
   ProfileUpdate,
   ProfileUpdateResult,
+  UserRowChanged,
 } from './repositories/user-profile.repository';
 export { MainCurrencyChangeRepository } from './repositories/main-currency-change.repository';
 export type { DayFactor } from './repositories/main-currency-change.repository';

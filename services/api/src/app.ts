@@ -21,6 +21,7 @@ import { apiModules } from './modules';
 import { schemaRoutes } from './modules/schema/schema.routes';
 import { exportFilesRoutes } from './modules/exports/export-files.routes';
 import { personalTokenUseRecorder } from './middleware/personal-token-use';
+import { isGetMe } from './modules/me/me.routes';
 
 /** Express `trust proxy` from TRUST_PROXY: a hop count, true/false, or addresses/CIDRs/names. */
 function trustProxyValue(raw: string): boolean | number | string {
@@ -54,7 +55,9 @@ export function buildApiApp(deps: ApiDependencies): Express {
   // Export downloads carry their own signed, expiring link instead of a bearer token.
   app.use(exportFilesRoutes(deps));
   // Authentication first, so every answer from here on (406, 415 and 400 included) carries X-RateLimit-*.
-  app.use(authenticate(deps.gate, personalTokenUseRecorder(deps)));
+  app.use(
+    authenticate(deps.gate, { onPersonalTokenUse: personalTokenUseRecorder(deps), prefetchProfile: isGetMe }),
+  );
   for (const module of apiModules) {
     if (module.fileRoutes) app.use(module.fileRoutes(deps));
   }

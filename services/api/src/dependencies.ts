@@ -1,6 +1,6 @@
 import { assertProductionSecret } from '@pfs/config';
 import type { Logger } from '@pfs/logger';
-import { RequestGate, ResourceApi } from '@pfs/resource-api';
+import { RequestGate, ResourceApi, UserProfileCache } from '@pfs/resource-api';
 import { closeRedis, openRedis, Redis } from '@pfs/redis';
 import { openDatabase, resourceEntities, resourceMigrations, UserRepository } from '@pfs/resource-store';
 import { createStorage, ObjectStorage } from '@pfs/storage';
@@ -19,6 +19,8 @@ export interface ApiDependencies {
   resourceApi: ResourceApi;
   /** Authentication and rate limiting in one Redis round trip. */
   gate: RequestGate;
+  /** The cached `/me` representation; every write of a users row calls its `invalidate` after commit. */
+  profileCache: UserProfileCache;
   /** EUR reference rates in memory (imported from the shipped ECB history on first start). */
   rates: RateBook;
   /** Producer of export jobs (docs/exports.md). */
@@ -45,12 +47,15 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
   });
   const rates = await new RateBook(dataSource, logger).load({ warm: config.NODE_ENV !== 'test' });
-  const redis = await openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }).catch(
-    async (error) => {
-      await dataSource.destroy();
-      throw error;
-    },
-  );
+  // Auto-pipelined: the gate checks of requests that arrive together share one Redis write and read.
+  const redis = await openRedis({
+    url: config.REDIS_URL,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    autoPipelining: true,
+  }).catch(async (error) => {
+    await dataSource.destroy();
+    throw error;
+  });
   const exportQueue = createExportQueue(config);
   return {
     config,
@@ -65,6 +70,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       limit: config.RATE_LIMIT_LIMIT,
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     }),
+    profileCache: new UserProfileCache(redis),
     exportQueue,
     storage: createStorage(config),
     async close() {

@@ -25,12 +25,30 @@ export type ProfileUpdateResult =
 export type LockedProfile = { user: User; fresh: boolean } | undefined;
 
 /**
- * Every write to the `users` row of the API goes through `writeProfile` (GET /me caches may hook in there).
- * Writes are guarded by `modified`: the row changes only if its stored `modified` (to the millisecond, as
+ * Called with the user's id after a write of their `users` row has committed: the API passes
+ * `invalidateUserProfile` (UserProfileCache in @pfs/resource-api), which drops the cached `GET /me`.
+ */
+export type UserRowChanged = (userId: string) => Promise<void>;
+
+/**
+ * Every write to the `users` row of the API goes through `writeProfile` or `updateProfile`. Writes are
+ * guarded by `modified`: the row changes only if its stored `modified` (to the millisecond, as
  * clients see it) is the one the client sent. Each write moves `modified_at` forward by at least 1 ms.
+ *
+ * Rule for every writer of the `users` row (here or elsewhere, e.g. a main-currency change): once the write
+ * has committed, call `userRowChanged(userId)`, or `GET /me` keeps serving the cached old profile (up to its
+ * 10-minute TTL). Inside a transaction, call it after the commit, not before. docs/conventions.md §7.
  */
 export class UserProfileRepository {
-  constructor(private readonly source: DataSource) {}
+  constructor(
+    private readonly source: DataSource,
+    private readonly userRowChanged: UserRowChanged,
+  ) {}
+
+  /** What a caller of `writeProfile` calls once its transaction has committed (the rule above). */
+  profileChanged(userId: string): Promise<void> {
+    return this.userRowChanged(userId);
+  }
 
   /** A guarded profile write in its own transaction (no currency change work). */
   async updateProfile(
@@ -38,12 +56,14 @@ export class UserProfileRepository {
     expectedModified: Date,
     update: ProfileUpdate,
   ): Promise<ProfileUpdateResult> {
-    return this.source.transaction(async (manager) => {
+    const result = await this.source.transaction(async (manager): Promise<ProfileUpdateResult> => {
       const locked = await this.lockProfile(manager, userId, expectedModified);
       if (!locked) return { state: 'missing' };
       if (!locked.fresh) return { state: 'stale', user: locked.user };
       return { state: 'updated', user: await this.writeProfile(manager, userId, update) };
     });
+    if (result.state === 'updated') await this.userRowChanged(userId);
+    return result;
   }
 
   /**
@@ -61,7 +81,10 @@ export class UserProfileRepository {
     return user ? { user, fresh: Boolean(rows[0].fresh) } : undefined;
   }
 
-  /** Writes the profile inside the caller's transaction (after `lockProfile`) and returns it as stored. */
+  /**
+   * Writes the profile inside the caller's transaction (after `lockProfile`) and returns it as stored. The
+   * caller calls `profileChanged` once that transaction has committed.
+   */
   async writeProfile(manager: EntityManager, userId: string, update: ProfileUpdate): Promise<User> {
     await manager.query(
       `UPDATE users SET first_name = $2, last_name = $3, currency = $4, start_day = $5, locale = $6, timezone = $7,

@@ -36,11 +36,24 @@ const isRateLimitStatus = (req: Request) => req.method === 'GET' && req.path ===
  * limit, in one Redis round trip (RequestGate), never a call to the auth service. Every response gets
  * X-RateLimit-Limit/Remaining; a 304 gives its request back.
  */
-export function authenticate(gate: RequestGate, onPersonalTokenUse?: (tokenId: string) => void) {
+export interface AuthenticateOptions {
+  onPersonalTokenUse?: (tokenId: string) => void;
+  /**
+   * Requests whose handler serves the user's cached `/me` representation: the gate reads it in the same
+   * round trip (`res.locals.rateLimit.profile`), so the handler needs no second one.
+   */
+  prefetchProfile?: (req: Request) => boolean;
+}
+
+export function authenticate(gate: RequestGate, options: AuthenticateOptions = {}) {
+  const { onPersonalTokenUse, prefetchProfile } = options;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const token = extractToken(req.get('authorization'));
     const counted = !isRateLimitStatus(req);
-    const result = await gate.check(token, req.ip ?? 'unknown', counted);
+    const result = await gate.check(token, req.ip ?? 'unknown', {
+      count: counted,
+      profile: prefetchProfile?.(req) ?? false,
+    });
     res.setHeader('X-RateLimit-Limit', String(result.limit));
     res.setHeader('X-RateLimit-Remaining', String(result.remaining));
     res.locals.rateLimit = result;

@@ -1,15 +1,41 @@
 import { notFound } from '@pfs/errors';
-import { requireScope, userIdOf } from '@pfs/resource-api';
-import { Router } from 'express';
+import { decodeRepresentation, GateResult, requireScope, userIdOf } from '@pfs/resource-api';
+import { Request, Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { presentUser } from './me.presenter';
 
-export function meRoutes(deps: Pick<ApiDependencies, 'users' | 'resourceApi'>): Router {
+/** The requests the authentication step reads the cached `/me` for (a miss just falls back to Postgres). */
+export const isGetMe = (req: Request) =>
+  (req.method === 'GET' || req.method === 'HEAD') && req.path === '/me';
+
+/**
+ * `GET /me` (user:r): served from the cached representation the authentication step read beside the token
+ * record (one Redis round trip for the whole request); on a miss, read from Postgres, sent, and cached
+ * unless the user was written meanwhile (UserProfileCache in @pfs/resource-api).
+ */
+export function meRoutes(
+  deps: Pick<ApiDependencies, 'users' | 'resourceApi' | 'profileCache' | 'logger'>,
+): Router {
   const router = Router();
-  router.get('/me', requireScope('user:r'), async (req, res) => {
-    const user = await deps.users.findById(userIdOf(req));
+  const respond = deps.resourceApi.respond;
+  router.get('/me', requireScope('user:r'), async (req: Request, res: Response) => {
+    const userId = userIdOf(req);
+    const lookup = (res.locals.rateLimit as GateResult | undefined)?.profile;
+    const cached = lookup && 'cached' in lookup ? decodeRepresentation(lookup.cached) : undefined;
+    if (cached) {
+      respond.sendPrepared(req, res, 'me', cached);
+      return;
+    }
+    const user = await deps.users.findById(userId);
     if (!user) throw notFound('User');
-    deps.resourceApi.respond.sendObject(req, res, 'me', presentUser(user), user.modifiedAt);
+    const prepared = respond.prepare(presentUser(user), user.modifiedAt);
+    if (lookup && 'generation' in lookup) {
+      // A failed fill only costs the next request a Postgres read.
+      await deps.profileCache
+        .fill(userId, lookup, prepared)
+        .catch((error) => deps.logger.warn({ err: error }, 'could not cache the user profile'));
+    }
+    respond.sendPrepared(req, res, 'me', prepared);
   });
   return router;
 }

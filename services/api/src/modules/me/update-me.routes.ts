@@ -23,21 +23,24 @@ export function updateMeRoutes(deps: ApiDependencies): Router {
     const { modified: _ignored, ...state } = api.schemas.normalizeUpdate('me', req.body);
     api.schemas.assertValidState('me', state);
     assertExtraSize(state.extra);
-    const user = await updateMe(deps, {
-      userId: userIdOf(req),
-      clientModified,
-      profile: {
-        firstName: text(state.first_name),
-        lastName: text(state.last_name),
-        startDay: (state.start_day as number | undefined) ?? 1,
-        locale: text(state.locale),
-        timezone: text(state.timezone),
-        country: text(state.country),
-        extra: (state.extra as Record<string, unknown> | undefined) ?? null,
+    const user = await updateMe(
+      { ...deps, userRowChanged: (userId) => deps.profileCache.invalidate(userId) },
+      {
+        userId: userIdOf(req),
+        clientModified,
+        profile: {
+          firstName: text(state.first_name),
+          lastName: text(state.last_name),
+          startDay: (state.start_day as number | undefined) ?? 1,
+          locale: text(state.locale),
+          timezone: text(state.timezone),
+          country: text(state.country),
+          extra: (state.extra as Record<string, unknown> | undefined) ?? null,
+        },
+        currency: state.currency as Record<string, unknown>,
+        presentCurrent: presentUser,
       },
-      currency: state.currency as Record<string, unknown>,
-      presentCurrent: presentUser,
-    });
+    );
     api.respond.sendObject(req, res, 'me', presentUser(user), user.modifiedAt);
   });
 

@@ -1,6 +1,12 @@
 import { AppError, inputError, notFound } from '@pfs/errors';
 import type { RateSource } from '@pfs/money';
-import { type ProfileUpdate, type User, UserProfileRepository, withUserChange } from '@pfs/resource-store';
+import {
+  type ProfileUpdate,
+  type User,
+  UserProfileRepository,
+  type UserRowChanged,
+  withUserChange,
+} from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
 import { changeMainCurrency } from './change-main-currency.use-case';
 import { MAX_CUSTOM_RATES, readCurrencyRequest } from './currency-change-request';
@@ -19,14 +25,15 @@ export interface UpdateMeInput {
 /**
  * `PUT /me` in one transaction: the profile row is locked and checked against `modified` (a stale one is a
  * 409 and changes nothing), then a main-currency change is applied to the ledger, then the profile, recent
- * currencies and custom rates are written. Any failure rolls all of it back.
+ * currencies and custom rates are written. Any failure rolls all of it back. Once it has committed, the
+ * cached `GET /me` is dropped (`userRowChanged`), before the response says the write happened.
  */
 export async function updateMe(
-  deps: { dataSource: DataSource; rates: RateSource },
+  deps: { dataSource: DataSource; rates: RateSource; userRowChanged: UserRowChanged },
   input: UpdateMeInput,
 ): Promise<User> {
-  const profiles = new UserProfileRepository(deps.dataSource);
-  return withUserChange(deps.dataSource, input.userId, async (manager, changeSeq) => {
+  const profiles = new UserProfileRepository(deps.dataSource, deps.userRowChanged);
+  const updated = await withUserChange(deps.dataSource, input.userId, async (manager, changeSeq) => {
     const locked = await profiles.lockProfile(manager, input.userId, input.clientModified);
     if (!locked) throw notFound('User');
     const current = locked.user;
@@ -64,4 +71,6 @@ export async function updateMe(
       customRates,
     });
   });
+  await profiles.profileChanged(input.userId);
+  return updated;
 }
