@@ -38,6 +38,7 @@ export type { Tag, TagType } from './repositories/tags-table';
 export { categoryUsageCounters, countUsage, tagUsageCounters } from './repositories/usage-counts';
 export type { UsageCount, UsageCounter } from './repositories/usage-counts';
 export {
+  accountMergeHooks,
   categoryReferenceHooks,
   tagReferenceHooks,
   tagToCategoryHooks,

@@ -47,3 +47,4 @@ function mergeBudgetReferences(include: string, exclude: string): ReferenceHook 
 
 export const budgetsCategoryHook = mergeBudgetReferences('category_ids', 'excluded_category_ids');
 export const budgetsTagHook = mergeBudgetReferences('tag_ids', 'excluded_tag_ids');
+export const budgetsAccountHook = mergeBudgetReferences('account_ids', 'excluded_account_ids');

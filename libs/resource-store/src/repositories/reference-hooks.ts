@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { budgetsCategoryHook, budgetsTagHook } from './budget-references';
+import { budgetsAccountHook, budgetsCategoryHook, budgetsTagHook } from './budget-references';
 import { entriesCategoryHook, entriesTagHook, entriesTagToCategoryHook } from './entry-references';
+import { repeatsAccountHook } from './repeat-references';
 
 /**
  * Moves references when categories or tags are merged or deleted, inside the same change transaction.
@@ -18,3 +19,8 @@ export const categoryReferenceHooks: ReferenceHook[] = [entriesCategoryHook, bud
 export const tagReferenceHooks: ReferenceHook[] = [entriesTagHook, budgetsTagHook];
 /** Called when tags are merged into a category: rows tagged with `fromIds` take category `toId`. */
 export const tagToCategoryHooks: ReferenceHook[] = [entriesTagToCategoryHook];
+/**
+ * Called when accounts are merged into another (toId), after their entries moved: what else names them
+ * follows (a deleted account, toId null, stays named: budgets report it as a problem, series end).
+ */
+export const accountMergeHooks: ReferenceHook[] = [budgetsAccountHook, repeatsAccountHook];

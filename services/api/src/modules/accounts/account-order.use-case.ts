@@ -1,5 +1,5 @@
 import { notFound } from '@pfs/errors';
-import { accountsTable, withUserChange } from '@pfs/resource-store';
+import { accountMergeHooks, accountsTable, withUserChange } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
 import { draftOfEntry } from '../entries/entry-draft';
 import { EntryWriter } from '../entries/entry-writer';
@@ -54,6 +54,8 @@ export async function mergeAccounts(
       ? await moveInBulk(deps, manager, { userId, from, target, changeSeq })
       : await moveOneByOne(deps, manager, { userId, from, target, changeSeq });
     await deps.entries.unlinkTransfersWithin(manager, userId, target, changeSeq);
+    for (const hook of accountMergeHooks)
+      await hook(manager, { userId, fromIds: from, toId: target, changeSeq });
     await manager.query(
       `UPDATE accounts SET parent_id = NULL, change_seq = $2 WHERE parent_id = ANY($1::bigint[])`,
       [from, changeSeq],

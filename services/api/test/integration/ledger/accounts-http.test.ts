@@ -2,6 +2,7 @@ import request from 'supertest';
 import { ApiTestApp, createTestUser, startApiTestApp, TestUser } from '../../support/api-test-app';
 import { balanceOf, postAccount, postEntry } from './ledger-http';
 import { createCategory } from '../../support/api-test-app';
+import { budgetBody, postBudget } from '../budgets/budgets-http';
 
 let api: ApiTestApp;
 let user: TestUser;
@@ -263,6 +264,62 @@ describe('Idempotency-Key on account methods', () => {
       .set('Authorization', idem.auth)
       .send({ accounts: [a], account: b })
       .expect(404);
+  });
+});
+
+describe('merging accounts named by budgets and repeating entries', () => {
+  it('when an account is merged, then budgets filtering by it and series booking on it follow to the target', async () => {
+    const owner = await createTestUser(api.deps);
+    const cat = await createCategory(api.app, owner, { name: 'Rent', type: 'expense' });
+    const a = await postAccount(api.app, owner, { name: 'A', currency: { code: 'EUR' } });
+    const b = await postAccount(api.app, owner, { name: 'B', currency: { code: 'EUR' } });
+    const c = await postAccount(api.app, owner, { name: 'C', currency: { code: 'EUR' } });
+    const only = await postBudget(api.app, owner, budgetBody({ accounts: [a] }));
+    const except = await postBudget(api.app, owner, budgetBody({ '!accounts': [a, c] }));
+    const series = (extra: Record<string, unknown>) =>
+      postEntry(api.app, owner, {
+        amount: -10,
+        currency: { code: 'EUR' },
+        date: '2030-01-05',
+        account: a,
+        category: cat,
+        repeat: { start: '2030-01-05', frequency: 'monthly', interval: 1 },
+        ...extra,
+      });
+    await series({});
+    await series({ account: c, transaction: { account: a } });
+    await series({ account: c, transaction: { account: b } });
+    await series({ transaction: { account: b } });
+    await request(api.app)
+      .post('/accounts/merge')
+      .set('Authorization', owner.auth)
+      .send({ accounts: [a], account: b })
+      .expect(204);
+    const budget = async (id: string) =>
+      (await request(api.app).get(`/budgets/${id}`).set('Authorization', owner.auth).expect(200)).body;
+    expect(await budget(only)).toMatchObject({ accounts: [b] });
+    expect((await budget(only)).problem).toBeUndefined();
+    expect((await budget(except))['!accounts'].sort()).toEqual([b, c].sort());
+    const planned = (
+      await request(api.app)
+        .get('/entries?from=2030-02-01&to=2030-02-28&expand=true')
+        .set('Authorization', owner.auth)
+        .expect(200)
+    ).body.filter((item: { planned?: boolean }) => item.planned);
+    const sides = planned.map((item: { account: string; transaction?: { account: string } }) => [
+      item.account,
+      item.transaction?.account,
+    ]);
+    // A now B; C→A now C→B; C→B unchanged; A→B is within B, so no transfer: every series lands where its
+    // past entries went.
+    expect(sides.sort()).toEqual(
+      [
+        [b, undefined],
+        [b, undefined],
+        [c, b],
+        [c, b],
+      ].sort(),
+    );
   });
 });
 
