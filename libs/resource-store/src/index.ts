@@ -107,3 +107,5 @@ export type {
 } from './repositories/budget.repository';
 export { sumBudgetWindows } from './repositories/budget-window-sums';
 export type { BudgetWindow, BudgetWindowTotal } from './repositories/budget-window-sums';
+export { listEntryLocations } from './repositories/entry-locations';
+export type { EntryLocationQuery, LocationGroup } from './repositories/entry-locations';

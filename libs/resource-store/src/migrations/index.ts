@@ -12,6 +12,7 @@ import { CreateRepeats1763800600000 } from './1763800600000-create-repeats';
 import { CreateBudgets1763800700000 } from './1763800700000-create-budgets';
 import { AddUserCurrencySettings1763800800000 } from './1763800800000-add-user-currency-settings';
 import { PushDeliveryOutbox1763800900000 } from './1763800900000-push-delivery-outbox';
+import { IndexLocatedEntries1763800900100 } from './1763800900100-index-located-entries';
 
 /** The resource schema, in order. Append new migrations; never edit one that has shipped. */
 export const resourceMigrations: MigrationSet = {
@@ -31,5 +32,6 @@ export const resourceMigrations: MigrationSet = {
     CreateBudgets1763800700000,
     AddUserCurrencySettings1763800800000,
     PushDeliveryOutbox1763800900000,
+    IndexLocatedEntries1763800900100,
   ],
 };

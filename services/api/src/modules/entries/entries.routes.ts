@@ -31,6 +31,7 @@ import { readSeriesEdit, readSeriesScope } from './repeat-query';
 import { readRepeatFilter } from './repeat-list-filter';
 import { readExpand, sendExpanded } from './expand-list';
 import { timelineRoute } from './timeline.routes';
+import { locationsRoutes } from './locations.routes';
 import { readRepeatRule } from './repeat-rule';
 import { createRepeatingEntry } from './repeat-series.use-case';
 import { seriesOf } from './repeat-reads';
@@ -143,6 +144,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
   });
 
   timelineRoute(router, deps, presenterFor);
+  locationsRoutes(router, deps);
 
   router.post('/entries/manage', requireScope('entries:rw'), async (req, res) => {
     const request = readManageRequest(req.body);

@@ -232,6 +232,46 @@ export const entriesSchema: ResourceSchema = {
       scope: 'entries:r',
     },
     {
+      rel: 'locations',
+      href: '/entries/locations',
+      method: 'GET',
+      title: 'The places of the entries (their `location`), with entry counts; nearest first around a point',
+      hrefSchema: {
+        type: 'object',
+        properties: {
+          ...(entryListQuery.properties as object),
+          latitude: { type: 'number', minimum: -90, maximum: 90 },
+          longitude: { type: 'number', minimum: -180, maximum: 180 },
+          radius: { type: 'number', minimum: 1, description: 'Metres around latitude/longitude.' },
+        },
+      },
+      target: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', description: 'The location id, or latitude,longitude when it has none.' },
+            venue_id: { type: 'string' },
+            latitude: { type: 'number' },
+            longitude: { type: 'number' },
+            counts: { type: 'object', properties: { entries: { type: 'integer' } } },
+            distance: { type: 'integer', description: 'Metres from latitude/longitude, when given.' },
+            modified: { type: 'string' },
+            deleted: { type: 'boolean' },
+          },
+        },
+      },
+      scope: 'locations:r',
+    },
+    {
+      rel: 'location',
+      href: '/entries/locations/{id}',
+      method: 'GET',
+      title: 'One place of the entries',
+      target: { type: 'object' },
+      scope: 'locations:r',
+    },
+    {
       rel: 'timeline',
       href: '/entries/timeline',
       method: 'GET',
