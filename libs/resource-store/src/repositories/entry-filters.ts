@@ -66,6 +66,8 @@ export interface DailyTotal {
   kind: 'expense' | 'income';
   total: string;
   count: number;
+  /** With `groupBy`: the tag or category the total belongs to (null: entries without a category). */
+  group?: string | null;
 }
 
 /**
@@ -76,6 +78,8 @@ export async function sumEntriesByDay(
   source: DataSource | EntityManager,
   userId: string,
   filters: EntryFilters,
+  /** Also per tag (an entry counts once for each of its tags) or per category. */
+  groupBy?: 'tag' | 'category',
 ): Promise<DailyTotal[]> {
   const params = new SqlParams();
   const where = [
@@ -85,18 +89,15 @@ export async function sumEntriesByDay(
     't.amount <> 0',
   ];
   where.push(...buildEntryFilters(filters).map((filter) => `(${filter(params.add)})`));
-  const rows: Array<{
-    date: string;
-    currency: string;
-    kind: 'expense' | 'income';
-    total: string;
-    count: number;
-  }> = await source.query(
+  const group =
+    groupBy === 'tag' ? 'g.tag_id::text' : groupBy === 'category' ? 't.category_id::text' : 'NULL::text';
+  const join = groupBy === 'tag' ? 'CROSS JOIN LATERAL unnest(t.tag_ids) AS g (tag_id)' : '';
+  const rows: DailyTotal[] = await source.query(
     `SELECT to_char(t.date, 'YYYY-MM-DD') AS date, t.currency,
               CASE WHEN t.amount < 0 THEN 'expense' ELSE 'income' END AS kind,
-              sum(t.amount)::text AS total, count(*)::int AS count
-       FROM entries t WHERE ${where.join(' AND ')}
-       GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+              sum(t.amount)::text AS total, count(*)::int AS count, ${group} AS "group"
+       FROM entries t ${join} WHERE ${where.join(' AND ')}
+       GROUP BY 1, 2, 3, 6 ORDER BY 1, 2, 3, 6`,
     params.values,
   );
   return rows;

@@ -4,6 +4,7 @@ import { currenciesModule } from './currencies/currencies.module';
 import { entriesModule } from './entries/entries.module';
 import { meLedgerModule } from './me/update-me.module';
 import { categoriesModule } from './categories/categories.module';
+import { groupSumsModule } from './entries/group-sums.module';
 import { meModule } from './me/me.module';
 import { rateLimitModule } from './rate-limit/rate-limit.module';
 import { tagsModule } from './tags/tags.module';
@@ -21,6 +22,7 @@ export type { ApiModule } from './api-module';
 export const apiModules: ApiModule[] = [
   rateLimitModule,
   meModule,
+  groupSumsModule,
   categoriesModule,
   tagsModule,
   accountsModule,

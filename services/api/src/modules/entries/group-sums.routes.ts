@@ -1,0 +1,52 @@
+import { amountToJson } from '@pfs/money';
+import { buildLinkHeader, parsePageParams, requireScopes, userIdOf } from '@pfs/resource-api';
+import { inputError } from '@pfs/errors';
+import { Router } from 'express';
+import type { ApiDependencies } from '../../dependencies';
+import { ratesReady } from '../currencies/rate-book';
+import { rawQueryOf } from './entry-lists';
+import { readEntryFilters } from './entry-list-filters';
+import { ledgerDepsOf } from './ledger-deps-of';
+import { sumEntriesByGroup } from './sum-by-group.use-case';
+
+/**
+ * `GET /tags/sums` and `GET /categories/sums` (docs/categories-tags.md): expense and income sums per tag or
+ * category over from..to in one currency, with the entry filters of `/entries`, paginated (page, per_page,
+ * Link, X-Total-Count). They read entries, so they need entries:r beside tags:r or categories:r.
+ */
+export function groupSumsRoutes(deps: ApiDependencies): Router {
+  const router = Router();
+  const ledger = ledgerDepsOf(deps);
+  for (const [path, groupBy, scope, key] of [
+    ['/tags/sums', 'tag', 'tags:r', 'tag'],
+    ['/categories/sums', 'category', 'categories:r', 'category'],
+  ] as const) {
+    router.get(path, requireScopes(scope, 'entries:r'), ratesReady(deps.rates), async (req, res) => {
+      const userId = userIdOf(req);
+      if (typeof req.query.currency !== 'string')
+        throw inputError([{ field: 'currency', error: 'is required' }]);
+      const filters = readEntryFilters(req, { requireRange: true });
+      const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
+      const settings = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
+      const sums = await sumEntriesByGroup(ledger, userId, {
+        filters,
+        currency: req.query.currency,
+        groupBy,
+        customRates: settings.customRates,
+      });
+      res.setHeader(
+        'Link',
+        buildLinkHeader({ path, rawQuery: rawQueryOf(req), page, perPage, total: sums.length }),
+      );
+      res.setHeader('X-Total-Count', String(sums.length));
+      const body = sums.slice(page * perPage, (page + 1) * perPage).map((sum) => ({
+        [key]: sum.group,
+        currency: { code: req.query.currency },
+        expenses: { sum: amountToJson(sum.expenses.sum), count: sum.expenses.count },
+        incomes: { sum: amountToJson(sum.incomes.sum), count: sum.incomes.count },
+      }));
+      deps.resourceApi.respond.sendObject(req, res, groupBy === 'tag' ? 'tags' : 'categories', body);
+    });
+  }
+  return router;
+}
