@@ -17,6 +17,10 @@ export class PushDeliveryOutbox1763800900000 implements MigrationInterface {
         ADD COLUMN next_attempt_at timestamptz NOT NULL DEFAULT now(),
         ADD COLUMN last_error text,
         ADD COLUMN sent_at timestamptz`);
+    // Pushes recorded before delivery existed are history (their exports may be long gone): never send them.
+    await queryRunner.query(
+      `UPDATE push_deliveries SET status = 'skipped', last_error = 'recorded before push delivery existed'`,
+    );
     await queryRunner.query(
       `CREATE INDEX push_deliveries_due_idx ON push_deliveries (next_attempt_at) WHERE status = 'pending'`,
     );

@@ -120,21 +120,44 @@ export class RepeatRepository {
     );
   }
 
+  /** The time zones ('' for none set) of users with a series due by `through` (UTC's tomorrow at most). */
+  async findDueTimezones(source: DataSource, through: string): Promise<string[]> {
+    const rows: Array<{ timezone: string }> = await source.query(
+      `SELECT DISTINCT coalesce(u.timezone, '') AS timezone FROM repeats r JOIN users u ON u.id = r.user_id
+       WHERE NOT r.deleted AND r.next_date IS NOT NULL AND r.next_date <= $1`,
+      [through],
+    );
+    return rows.map((row) => row.timezone);
+  }
+
   /**
-   * Series that may be due by `through` (a date), after `afterId`, in id order: one bounded batch for the
-   * materializer. The caller re-checks each under its lock with the user's own "today".
+   * Series due on their user's own day, after `afterId`, in id order: one bounded batch for the materializer.
+   * `today` is one day for everyone, or each time zone's day ('' for users without one). Only series due for
+   * their user come back, so ones due tomorrow in their zone never fill a batch ahead of due ones.
    */
   async findDue(
     source: DataSource,
-    through: string,
-    afterId: string,
-    limit: number,
+    options: { today: string | Map<string, string>; afterId: string; limit: number; onlyUsers?: string[] },
   ): Promise<Array<{ id: string; userId: string }>> {
+    const zones = typeof options.today === 'string' ? undefined : [...options.today];
+    const params: unknown[] = [options.afterId, options.limit, options.onlyUsers ?? null];
+    const dueOn = zones
+      ? `JOIN users u ON u.id = r.user_id
+         JOIN unnest($4::text[], $5::date[]) AS z (timezone, day) ON z.timezone = coalesce(u.timezone, '')
+         WHERE r.next_date <= z.day`
+      : 'WHERE r.next_date <= $4::date';
+    if (zones)
+      params.push(
+        zones.map(([zone]) => zone),
+        zones.map(([, day]) => day),
+      );
+    else params.push(options.today);
     const rows = await source.query(
-      `SELECT id::text AS id, user_id::text AS user_id FROM repeats
-       WHERE NOT deleted AND next_date IS NOT NULL AND next_date <= $1 AND id > $2
-       ORDER BY id LIMIT $3`,
-      [through, afterId, limit],
+      `SELECT r.id::text AS id, r.user_id::text AS user_id FROM repeats r ${dueOn}
+         AND NOT r.deleted AND r.next_date IS NOT NULL AND r.id > $1
+         AND ($3::bigint[] IS NULL OR r.user_id = ANY($3::bigint[]))
+       ORDER BY r.id LIMIT $2`,
+      params,
     );
     return rows.map((row: Record<string, unknown>) => ({ id: String(row.id), userId: String(row.user_id) }));
   }

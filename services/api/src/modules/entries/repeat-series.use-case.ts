@@ -121,15 +121,18 @@ export async function materializeDueRepeats(
 ): Promise<{ series: number; created: number }> {
   const batchSize = options.batchSize ?? 100;
   const maxBatches = options.maxBatches ?? 20;
-  // Timezones run up to 14 hours ahead of UTC: a series may be due for its user on UTC's tomorrow.
-  const through = typeof today === 'string' ? today : addDays(today.toISOString().slice(0, 10), 1);
+  const dueOn = typeof today === 'string' ? today : await zoneDays(deps, today);
   let afterId = '0';
   let seriesCount = 0;
   let created = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    const due = await repeats.findDue(deps.dataSource, through, afterId, batchSize);
+    const due = await repeats.findDue(deps.dataSource, {
+      today: dueOn,
+      afterId,
+      limit: batchSize,
+      onlyUsers: options.onlyUsers,
+    });
     for (const { id, userId } of due) {
-      if (options.onlyUsers && !options.onlyUsers.includes(userId)) continue;
       try {
         const made = await materializeOne(deps, userId, id, today);
         if (made > 0) seriesCount++;
@@ -144,15 +147,27 @@ export async function materializeDueRepeats(
   return { series: seriesCount, created };
 }
 
+/** Today in each time zone of users with a possibly due series ('' for users without a zone: UTC). */
+async function zoneDays(deps: LedgerDeps, now: Date): Promise<Map<string, string>> {
+  // Zones run up to 14 hours ahead of UTC: a series may be due for its user on UTC's tomorrow.
+  const through = addDays(now.toISOString().slice(0, 10), 1);
+  const zones = await repeats.findDueTimezones(deps.dataSource, through);
+  return new Map(zones.map((zone) => [zone, todayIn(zone || null, now)]));
+}
+
 async function materializeOne(
   deps: LedgerDeps,
   userId: string,
   seriesId: string,
   today: string | Date,
 ): Promise<number> {
+  // Claiming a change (and the user's write lock) only when something is due: a pass that finds nothing
+  // to do must not move the user's sync watermark.
+  const userDay = typeof today === 'string' ? today : await userToday(deps.dataSource.manager, userId, today);
+  const [peek] = await repeats.findByIds(deps.dataSource, userId, [seriesId]);
+  if (!peek || peek.deleted || !peek.nextDate || peek.nextDate > userDay) return 0;
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
     const series = await repeats.lock(manager, userId, seriesId);
-    const userDay = typeof today === 'string' ? today : await userToday(manager, userId, today);
     if (!series || series.deleted || !series.nextDate || series.nextDate > userDay) return 0;
     const writer = new EntryWriter(deps, manager, userId, changeSeq);
     await writer.loadAccounts(accountsOf(series.template));

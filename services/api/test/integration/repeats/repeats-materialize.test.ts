@@ -63,6 +63,36 @@ describe('materializeDueRepeats', () => {
     expect((await listAll(api, east)).map((entry) => entry.date).pop()).toBe('2030-01-04');
   });
 
+  it('when many series are due only tomorrow in their zone, then they neither fill the batch ahead of due ones nor move any watermark', async () => {
+    const noon = new Date('2030-01-03T12:00:00Z');
+    await postFutureDaily();
+    await postFutureDaily();
+    await materialize(noon);
+    // Both of the user's series are now at 2030-01-04: tomorrow for them, though within UTC's tomorrow.
+    const later = await createRepeatUser(api);
+    await postFutureDaily(later);
+    const watermark = async () =>
+      (
+        await api.deps.dataSource.query(
+          `SELECT change_seq::text AS seq FROM user_sync_state WHERE user_id = $1`,
+          [user.userId],
+        )
+      )[0].seq;
+    const before = await watermark();
+    const result = await materializeDueRepeats(ledgerDepsOf(api.deps), noon, {
+      onlyUsers: [user.userId, later.userId],
+      batchSize: 1,
+      maxBatches: 1,
+    });
+    expect(result).toEqual({ series: 1, created: 2 });
+    expect((await listAll(api, later)).map((entry) => entry.date)).toEqual([
+      '2030-01-01',
+      '2030-01-02',
+      '2030-01-03',
+    ]);
+    expect(await watermark()).toBe(before);
+  });
+
   it('when batches are small, then one run still reaches every due series within its bound', async () => {
     await postFutureDaily();
     await postFutureDaily();
