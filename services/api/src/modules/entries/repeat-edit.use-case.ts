@@ -91,6 +91,7 @@ export async function updateSeriesEntry(
         scope: edit.scope,
         edited: entry.id,
         completed: draft.completed,
+        images: draft.images,
       });
     }
     if (edit.cut) await cutSeries(context, series, edit.cut);
@@ -137,6 +138,7 @@ async function rewriteScope(
     scope: SeriesScope;
     edited: string;
     completed: boolean;
+    images: string[];
   },
 ): Promise<RepeatSeries> {
   const k = edited.iteration ?? 0;
@@ -185,14 +187,20 @@ function tailRuleOf(
 }
 
 /**
- * Puts every given occurrence on its date under `rule` with `template` (each keeps its own `completed`;
- * the edited one takes the body's), deletes the ones the rule no longer has, then creates the ones now due.
+ * Puts every given occurrence on its date under `rule` with `template` (each keeps its own `completed` and
+ * `images`; the edited one takes the body's), deletes the ones the rule no longer has, then creates the ones now due.
  */
 async function rewriteSeries(
   context: SeriesContext,
   series: RepeatSeries,
   rows: Entry[],
-  change: { template: RepeatTemplate; rule: RepeatRule; edited: string; completed: boolean },
+  change: {
+    template: RepeatTemplate;
+    rule: RepeatRule;
+    edited: string;
+    completed: boolean;
+    images: string[];
+  },
 ): Promise<void> {
   const through = change.rule.start > context.today ? change.rule.start : context.today;
   const highest = rows.reduce((max, row) => Math.max(max, row.iteration ?? 0), -1);
@@ -213,7 +221,10 @@ async function rewriteSeries(
     if (iteration >= due.length) gone.push(row);
     else if (row.id !== change.edited || row.date !== due[iteration]) {
       const completed = row.id === change.edited ? change.completed : row.completed;
-      await rewriteOccurrence(context, row, draftFromTemplate(change.template, due[iteration], completed));
+      const draft = draftFromTemplate(change.template, due[iteration], completed);
+      // Receipts belong to one occurrence, like `completed`: the template never carries them.
+      draft.images = row.id === change.edited ? change.images : row.imageIds;
+      await rewriteOccurrence(context, row, draft);
     }
   }
   await removeWithCompanions(context, gone);

@@ -31,12 +31,16 @@ export async function materializeSeries(
   series: RepeatSeries,
   today: string,
   limit: number,
+  /** What only the posted occurrence (iteration 0) has: its own `completed` and images. */
+  first?: Pick<EntryDraft, 'completed' | 'images'>,
 ): Promise<Entry[]> {
   const through = series.nextIteration === 0 && series.rule.start > today ? series.rule.start : today;
   const dates = occurrenceDates(series.rule, { through, limit: series.nextIteration + limit });
   const created: Entry[] = [];
   for (let iteration = series.nextIteration; iteration < dates.length; iteration++) {
-    const entry = await writer.insert(draftFromTemplate(series.template, dates[iteration]));
+    const draft = draftFromTemplate(series.template, dates[iteration]);
+    if (iteration === 0 && first) Object.assign(draft, first);
+    const entry = await writer.insert(draft);
     await repeats.link(manager, entry.id, series.id, iteration);
     created.push({ ...entry, repeatId: series.id, iteration });
   }
@@ -93,7 +97,10 @@ export async function createRepeatingEntry(
     const today = await userToday(manager, userId, now);
     assertBoundedBacklog(rule, 0, today);
     const series = await repeats.insert(manager, userId, { rule, template: templateOf(draft) });
-    return materializeSeries(writer, manager, series, today, MAX_OCCURRENCES_PER_WRITE);
+    return materializeSeries(writer, manager, series, today, MAX_OCCURRENCES_PER_WRITE, {
+      completed: draft.completed,
+      images: draft.images,
+    });
   });
 }
 

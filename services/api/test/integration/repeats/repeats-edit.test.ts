@@ -35,6 +35,42 @@ const patch = (id: string, body: Record<string, unknown>, query = '') =>
 const del = (id: string, query = '') =>
   request(api.app).delete(`/entries/${id}${query}`).set('Authorization', user.auth);
 
+describe('images on repeating entries', () => {
+  const image = async () =>
+    (
+      await api.deps.dataSource.query(
+        `INSERT INTO images (user_id, type, status, content_type, storage_prefix, modified_at, change_seq)
+         VALUES ($1, 'image', 'uploaded', 'image/jpeg', 'images/test', now(), 0) RETURNING id::text AS id`,
+        [user.userId],
+      )
+    )[0].id as string;
+  const imageIds = (entry: { images?: Array<{ id: string }> }) => (entry.images ?? []).map((one) => one.id);
+
+  it('when a series is posted with images, then the posted occurrence keeps them and the others start without', async () => {
+    const receipt = await image();
+    const entries = await postSeries({ images: [{ id: receipt }], completed: true });
+    expect(entries.map(imageIds)).toEqual([[receipt], [], [], [], [], []]);
+    expect(entries.map((entry) => entry.completed)).toEqual([true, false, false, false, false, false]);
+  });
+
+  it('when the series is edited with all or tail, then each occurrence keeps its own images', async () => {
+    const [first, second, third] = [await image(), await image(), await image()];
+    const entries = await postSeries({ images: [{ id: first }] });
+    await patch(
+      entries[2].id,
+      { modified: entries[2].modified, images: [{ id: second }] },
+      '?update=one',
+    ).expect(200);
+    const edited = (await listAll(api, user))[1];
+    await patch(edited.id, { modified: edited.modified, desc: 'rent', images: [{ id: third }] }).expect(200);
+    const after = await listAll(api, user);
+    expect(after.map((entry) => entry.desc)).toEqual(Array(6).fill('rent'));
+    expect(after.map(imageIds)).toEqual([[first], [third], [second], [], [], []]);
+    await patch(after[3].id, { modified: after[3].modified, amount: -12 }, '?update=tail').expect(200);
+    expect((await listAll(api, user)).map(imageIds)).toEqual([[first], [third], [second], [], [], []]);
+  });
+});
+
 describe('PUT/PATCH ?update=all|one|tail', () => {
   it('when an occurrence is edited with the default (all), then every occurrence takes the change and keeps its date', async () => {
     const entries = await postSeries();
