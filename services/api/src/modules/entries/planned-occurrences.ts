@@ -1,3 +1,4 @@
+import { inputError } from '@pfs/errors';
 import { amountToJson, Decimal, findCrossRate, roundToCurrency } from '@pfs/money';
 import type { EntryFilters, RepeatSeries } from '@pfs/resource-store';
 import type { EntryDraft } from './entry-draft';
@@ -9,6 +10,8 @@ import { presentRepeat } from './repeat.presenter';
 
 /** The most planned occurrences one read expands (over all series). */
 export const MAX_PLANNED = 10_000;
+/** The most rule dates one read computes over all series (about 0.2 s of CPU). */
+const MAX_EXPANDED_DATES = 50_000;
 
 /**
  * An occurrence a series will create later (its date is after the materialized ones): read-only, not an
@@ -33,6 +36,11 @@ export interface PlannedOccurrence {
   repeat: Record<string, unknown>;
 }
 
+const tooFarAhead = () =>
+  inputError([
+    { field: 'to', error: 'reaches too far ahead for the repeating entries to be expanded; narrow from..to' },
+  ]);
+
 /**
  * The planned occurrences of every live series of the user dated within from..to (inclusive), in date
  * order. This is what `GET /entries?expand=true` adds and what a summary's planned sums can add up.
@@ -44,12 +52,18 @@ export async function plannedOccurrences(
 ): Promise<PlannedOccurrence[]> {
   const series = await repeats.findLiveOfUser(deps.dataSource, userId);
   const planned: PlannedOccurrence[] = [];
+  // Rule dates are computed from each series' start: what one read may compute is bounded, however many
+  // series the user has and however far ahead `to` is.
+  let expandable = MAX_EXPANDED_DATES;
   for (const one of series) {
+    if (planned.length >= MAX_PLANNED) break;
     if (!one.nextDate || one.nextDate > range.to) continue;
-    const dates = occurrenceDates(one.rule, {
-      through: range.to,
-      limit: one.nextIteration + MAX_OCCURRENCES_PER_WRITE * 10,
-    });
+    if (expandable <= 0) throw tooFarAhead();
+    const limit = Math.min(one.nextIteration + MAX_OCCURRENCES_PER_WRITE * 10, expandable);
+    const dates = occurrenceDates(one.rule, { through: range.to, limit });
+    expandable -= dates.length;
+    const truncated = dates.length === limit && dates[dates.length - 1] < range.to;
+    if (truncated && expandable <= 0 && limit < (one.rule.count ?? Infinity)) throw tooFarAhead();
     for (let iteration = one.nextIteration; iteration < dates.length; iteration++) {
       if (dates[iteration] < range.from) continue;
       planned.push(plannedOf(one, iteration, dates[iteration]));

@@ -5,7 +5,7 @@ import type { Entry } from '@pfs/resource-store';
 import type { Request } from 'express';
 import { readEntryFilters } from './entry-list-filters';
 import type { PlannedOccurrence } from './planned-occurrences';
-import { readRepeatFilter } from './repeat-list-filter';
+import { readRepeatFilter, readRepeatId } from './repeat-list-filter';
 import { TIMELINE_GROUPS, type TimelineGroup, type TimelineRequest } from './timeline.use-case';
 
 /** Reads `GET /entries/timeline`'s parameters; every bad one is a 400 naming it. */
@@ -19,6 +19,7 @@ export function readTimelineRequest(req: Request): Omit<TimelineRequest, 'curren
   return {
     filters: { ...filters, type, from: filters.from!, to: filters.to! },
     extraFilters: readRepeatFilter(req),
+    seriesId: readRepeatId(req),
     includeDeleted: parseBooleanParam(query, 'include_deleted') ?? false,
     currency: query.currency as string | undefined,
     group: parseEnumParam(query, 'group', TIMELINE_GROUPS) ?? 'day',

@@ -28,6 +28,8 @@ export interface TimelineGroup {
 export interface TimelineRequest {
   filters: EntryFilters & { from: string; to: string; type: 'expense' | 'income' };
   extraFilters: SqlFilter[];
+  /** `repeat=<series id>`: only that series (its stored entries through extraFilters, its planned ones here). */
+  seriesId?: string;
   includeDeleted: boolean;
   currency: string;
   /** The user's custom rates (docs/ledger.md): they replace the ECB rates for their pairs. */
@@ -62,8 +64,9 @@ export async function entryTimeline(
     ]);
   }
   const planned = request.expand
-    ? (await plannedOccurrences(deps, userId, request.filters)).filter((item) =>
-        matchesFilters(item, request.filters),
+    ? (await plannedOccurrences(deps, userId, request.filters)).filter(
+        (item) =>
+          matchesFilters(item, request.filters) && (!request.seriesId || item.seriesId === request.seriesId),
       )
     : [];
   const groups = new Map<string, TimelineGroup & { totals: Map<string, Decimal> }>();

@@ -99,6 +99,59 @@ describe('GET /entries?expand=true', () => {
   });
 });
 
+describe('bounds of expanding repeats', () => {
+  it('when the range reaches so far ahead that the rules would expand without bound, then 400 names to; within bounds it answers', async () => {
+    for (let i = 0; i < 6; i += 1) {
+      await postRepeating(
+        api,
+        user,
+        entryBody(user, {
+          date: '2030-01-01',
+          repeat: { start: '2030-01-01', frequency: 'daily', interval: 1 },
+        }),
+      ).expect(201);
+    }
+    const far = await get('/entries?from=2099-01-01&to=2099-01-31&expand=true').expect(400);
+    expect(far.body.fields).toEqual([
+      {
+        field: 'to',
+        error: 'reaches too far ahead for the repeating entries to be expanded; narrow from..to',
+      },
+    ]);
+    const near = await get('/entries?from=2030-02-01&to=2030-02-28&expand=true&per_page=500').expect(200);
+    expect(near.headers['x-total-count']).toBe(String(6 * 28));
+  });
+
+  it('when the timeline is narrowed to one series and expanded, then only that series is planned in it', async () => {
+    await postRepeating(
+      api,
+      user,
+      entryBody(user, {
+        date: '2030-01-05',
+        amount: -10,
+        repeat: { start: '2030-01-05', frequency: 'monthly', interval: 1 },
+      }),
+    ).expect(201);
+    await postRepeating(
+      api,
+      user,
+      entryBody(user, {
+        date: '2030-01-05',
+        amount: -99,
+        repeat: { start: '2030-01-05', frequency: 'monthly', interval: 1 },
+      }),
+    ).expect(201);
+    const series = (await listAll(api, user)).find((entry) => entry.amount === -10)!.repeat.id;
+    const timeline = await get(
+      `/entries/timeline?from=2030-02-01&to=2030-03-31&type=expense&expand=true&repeat=${series}`,
+    ).expect(200);
+    expect(timeline.body.map((group: { day: string; sum: number }) => [group.day, group.sum])).toEqual([
+      ['2030-02-05', -10],
+      ['2030-03-05', -10],
+    ]);
+  });
+});
+
 describe('plannedOccurrences (for summaries)', () => {
   it('when asked for a range, then it answers the planned occurrences with exact amounts, dates and references', async () => {
     const tag = await createTag(api.app, user, { name: 'home', type: 'expense' });
