@@ -40,11 +40,17 @@ export interface OfxInput {
   now: Date;
 }
 
+// XML 1.0 forbids most control characters even escaped: a description holding one is written without it.
+// eslint-disable-next-line no-control-regex -- matching exactly those characters is the point
+const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
 const escapeXml = (text: string) =>
-  text.replace(
-    /[<>&'"]/g,
-    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
-  );
+  text
+    .replace(XML_FORBIDDEN, '')
+    .replace(
+      /[<>&'"]/g,
+      (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
+    );
 
 // OFX limits NAME to 32 characters and MEMO to 255; longer text is cut, never rejected by importers.
 const clip = (text: string, max: number) => escapeXml([...text].slice(0, max).join(''));

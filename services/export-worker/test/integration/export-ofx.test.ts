@@ -20,7 +20,7 @@ beforeAll(async () => {
     amount: '-12.35',
     date: '2026-03-02',
     category: ids.food,
-    description: 'Lunch "at" <Joe\'s> & co',
+    description: 'Lunch "at" <Joe\'s> & co\u0007',
   });
   ids.salary = await seed.entry({ account: ids.eur, amount: '2000', date: '2026-03-01', category: ids.pay });
   // 10 USD paid from the EUR account at 0.9 EUR per USD.

@@ -23,12 +23,18 @@ export async function deleteSeriesEntry(
   if (!entry) throw notFound('Entry', id);
   if (!entry.repeatId || scope === 'one') return deleteEntry(deps, userId, id);
   await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const series = await repeats.lock(manager, userId, entry.repeatId!);
+    // Read again under the user's write lock: a split committed meanwhile may have moved the entry to
+    // another series (and renumbered it), so both the series and the iteration come from this read.
     const current = await entriesTable.findById(manager, userId, id, { forUpdate: true });
-    if (!series || !current) throw notFound('Entry', id);
+    if (!current) throw notFound('Entry', id);
     const writer = new EntryWriter(deps, manager, userId, changeSeq);
     const today = await userToday(manager, userId);
     const context = { deps, manager, writer, userId, changeSeq, today };
+    const series = current.repeatId ? await repeats.lock(manager, userId, current.repeatId) : undefined;
+    if (!series) {
+      await removeWithCompanions(context, [current]);
+      return;
+    }
     const k = scope === 'all' ? 0 : (current.iteration ?? 0);
     await removeWithCompanions(context, await repeats.lockOccurrences(manager, userId, series.id, k));
     if (k === 0) {

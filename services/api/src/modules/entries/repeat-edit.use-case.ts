@@ -144,6 +144,7 @@ async function rewriteScope(
   const k = edited.iteration ?? 0;
   if (change.scope === 'all' || k === 0) {
     const rows = await repeats.lockOccurrences(context.manager, context.userId, series.id);
+    assertBoundedRewrite(rows.length);
     await rewriteSeries(context, series, rows, { ...change, rule: change.rule ?? series.rule });
     return series;
   }
@@ -154,6 +155,7 @@ async function rewriteScope(
     template: change.template,
   });
   const rows = await repeats.lockOccurrences(context.manager, context.userId, series.id, k);
+  assertBoundedRewrite(rows.length);
   for (const row of rows) {
     row.iteration = row.iteration! - k;
     await repeats.link(context.manager, row.id, tail.id, row.iteration);
@@ -169,6 +171,22 @@ async function rewriteScope(
   await repeats.touchOccurrences(context.manager, context.userId, series.id, context.changeSeq);
   await rewriteSeries(context, tail, rows, { ...change, rule: tailRule });
   return tail;
+}
+
+/**
+ * Each rewritten occurrence is a full entry write (balance, revision, companion): one request rewrites at
+ * most MAX_OCCURRENCES_PER_WRITE, like it creates at most that many. A longer series is edited from a later
+ * occurrence with `tail`, or one occurrence at a time.
+ */
+function assertBoundedRewrite(occurrences: number): void {
+  if (occurrences > MAX_OCCURRENCES_PER_WRITE) {
+    throw inputError([
+      {
+        field: 'update',
+        error: `would rewrite ${occurrences} occurrences (at most ${MAX_OCCURRENCES_PER_WRITE} at once): use update=tail from a later occurrence, or update=one`,
+      },
+    ]);
+  }
 }
 
 /** The rule of a split-off tail: the new rule from the split date, or the old one continued from there. */

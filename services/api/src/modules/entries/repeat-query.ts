@@ -1,3 +1,4 @@
+import { MAX_COUNT } from './repeat-rule';
 import { inputError } from '@pfs/errors';
 import { parseEnumParam } from '@pfs/resource-api';
 import type { Request } from 'express';
@@ -21,8 +22,9 @@ export function readSeriesCut(req: Request): SeriesCut | undefined {
   }
   if (count !== undefined) {
     const n = Number(count);
-    if (typeof count !== 'string' || !/^\d{1,6}$/.test(count) || n < 1)
-      throw inputError([{ field: 'delete_after_count', error: 'must be an integer from 1 to 999999' }]);
+    // The cut becomes the rule's `count`, so it obeys the rule's bound.
+    if (typeof count !== 'string' || !/^\d{1,6}$/.test(count) || n < 1 || n > MAX_COUNT)
+      throw inputError([{ field: 'delete_after_count', error: `must be an integer from 1 to ${MAX_COUNT}` }]);
     return { count: n };
   }
   return undefined;

@@ -71,6 +71,39 @@ describe('images on repeating entries', () => {
   });
 });
 
+describe('bounds of series edits', () => {
+  it('when update=all would rewrite more than 1,000 occurrences, then 400 names update and nothing changes', async () => {
+    const entries = await postSeries();
+    const seriesId = entries[0].repeat.id;
+    // Stand-ins for a long-lived series' occurrences (only their count matters here).
+    await api.deps.dataSource.query(
+      `INSERT INTO entries (user_id, account_id, category_id, amount, currency, rate, account_amount, date,
+                            modified_at, change_seq, repeat_id, iteration)
+       SELECT $1, $2, $3, -1, 'EUR', 1, -1, DATE '2025-03-01' + g, now(), 0, $4, 5 + g FROM generate_series(1, 1000) g`,
+      [user.userId, user.account, user.category, seriesId],
+    );
+    const refused = await patch(entries[0].id, { modified: entries[0].modified, desc: 'x' }).expect(400);
+    expect(refused.body.fields[0]).toEqual({
+      field: 'update',
+      error:
+        'would rewrite 1006 occurrences (at most 1000 at once): use update=tail from a later occurrence, or update=one',
+    });
+    const one = await patch(
+      entries[0].id,
+      { modified: entries[0].modified, desc: 'x' },
+      '?update=one',
+    ).expect(200);
+    const tooMany = await patch(
+      entries[0].id,
+      { modified: one.body.modified },
+      '?delete_after_count=100001',
+    ).expect(400);
+    expect(tooMany.body.fields).toEqual([
+      { field: 'delete_after_count', error: 'must be an integer from 1 to 100000' },
+    ]);
+  });
+});
+
 describe('PUT/PATCH ?update=all|one|tail', () => {
   it('when an occurrence is edited with the default (all), then every occurrence takes the change and keeps its date', async () => {
     const entries = await postSeries();
