@@ -74,7 +74,14 @@ export class Responder {
   sendList<T extends SyncedRecord>(
     req: Request,
     res: Response,
-    options: { schema: string; params: ListParams; result: PageResult<T>; present: (record: T) => unknown },
+    options: {
+      schema: string;
+      params: ListParams;
+      result: PageResult<T>;
+      present: (record: T) => unknown;
+      /** False for lists whose representation changes without a write (derived figures): ETag only. */
+      lastModified?: boolean;
+    },
   ): void {
     const { params, result } = options;
     const userId = userIdOf(req);
@@ -102,7 +109,13 @@ export class Responder {
       (max, item) => (!max || item.modifiedAt > max ? item.modifiedAt : max),
       undefined,
     );
-    this.send(req, res, options.schema, result.items.map(options.present), result.lastChange ?? newest);
+    this.send(
+      req,
+      res,
+      options.schema,
+      result.items.map(options.present),
+      options.lastModified === false ? undefined : (result.lastChange ?? newest),
+    );
   }
 
   /** 201 with Location `{baseUrl}/<path>/<id>` and no body, as existing clients expect. */

@@ -76,10 +76,13 @@ export async function sumBudgetWindows(
          OFFSET 0 -- keeps the range scan per merged range (the planner would otherwise flatten the lateral)
        ) x
      ),
+     -- Days are expanded only where entries are: a window spanning centuries costs what its entries cost.
+     bounds AS (SELECT min(date) AS low, max(date) AS high FROM daily),
      window_days AS MATERIALIZED (
        SELECT w.key, w.budget_id, day::date AS date
-       FROM unnest($2::int[], $3::bigint[], $4::date[], $5::date[]) AS w(key, budget_id, date_from, date_to),
-            generate_series(w.date_from, w.date_to, interval '1 day') day
+       FROM unnest($2::int[], $3::bigint[], $4::date[], $5::date[]) AS w(key, budget_id, date_from, date_to)
+       CROSS JOIN bounds,
+       generate_series(greatest(w.date_from, bounds.low), least(w.date_to, bounds.high), interval '1 day') day
      )
      SELECT wd.key, d.date > $8::date AS planned,
             CASE WHEN d.account_currency = b.currency OR d.currency = b.currency THEN NULL

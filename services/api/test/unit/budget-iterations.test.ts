@@ -19,6 +19,8 @@ describe('BudgetCalendar', () => {
     const months = calendar({ start: '2025-05-20' }, 15);
     expect(months.at(0)).toEqual({ index: 0, from: '2025-05-20', to: '2025-06-14' });
     expect(months.at(1)?.from).toBe('2025-06-15');
+    // The period before a mid-period start has iteration 0's length (26 days), not the calendar month's.
+    expect(months.at(-1)).toEqual({ index: -1, from: '2025-04-24', to: '2025-05-19' });
   });
 
   it('when the month start is 31, then short months start on their last day', () => {

@@ -1,7 +1,7 @@
 import { FieldError, inputError } from '@pfs/errors';
 import { formatAmount, isKnownCurrency, isWithinAmountLimit, parseAmount, roundToCurrency } from '@pfs/money';
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES, type AccountGoal, type AccountSnapshot } from '@pfs/resource-store';
-import { isValidDate } from '../entries/entry-draft';
+import { DATE_RULE, isValidDate } from '../entries/entry-draft';
 
 export const MAX_ACCOUNT_NAME = 100;
 const ID = /^[1-9]\d{0,17}$/;
@@ -66,8 +66,8 @@ function readGoal(value: unknown, fail: (field: string, error: string) => void):
   const amount = parseAmount(value.amount);
   if (!amount || !amount.greaterThan(0) || !isWithinAmountLimit(amount))
     fail('goal.amount', 'must be greater than 0');
-  if (!isValidDate(value.start)) fail('goal.start', 'must be a date YYYY-MM-DD');
-  if (!isValidDate(value.end)) fail('goal.end', 'must be a date YYYY-MM-DD');
+  if (!isValidDate(value.start)) fail('goal.start', DATE_RULE);
+  if (!isValidDate(value.end)) fail('goal.end', DATE_RULE);
   if (isValidDate(value.start) && isValidDate(value.end) && value.end < value.start)
     fail('goal.end', 'must not be before start');
   return amount

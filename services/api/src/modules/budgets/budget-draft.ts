@@ -1,11 +1,19 @@
 import { type FieldError, inputError } from '@pfs/errors';
-import { formatAmount, isKnownCurrency, isWithinAmountLimit, parseAmount, roundToCurrency } from '@pfs/money';
+import {
+  Decimal,
+  formatAmount,
+  isKnownCurrency,
+  isWithinAmountLimit,
+  parseAmount,
+  roundToCurrency,
+} from '@pfs/money';
 import {
   BUDGET_REFERENCE_FIELDS,
   type BudgetRecurrence,
   type BudgetSnapshot,
   type Snapshot,
 } from '@pfs/resource-store';
+import { DATE_RULE, isValidDate } from '../entries/entry-draft';
 
 const asObject = (value: unknown) => (value ?? {}) as Record<string, unknown>;
 
@@ -40,6 +48,7 @@ export function readBudgetSnapshot(state: Snapshot, defaults: { order: number })
   const percent = type === 'percent' && state.percent !== undefined ? String(state.percent) : undefined;
   if (type === 'percent' && percent === undefined) fail('percent', 'is required for percent budgets (> 0)');
   const recurrence = readRecurrence(asObject(state.recurrence), fail);
+  const rate = readRate(currency.rate, fail);
   const rolloverAmount = money('rollover_amount', state.rollover_amount);
   if (errors.length) throw inputError(errors);
   return {
@@ -50,7 +59,7 @@ export function readBudgetSnapshot(state: Snapshot, defaults: { order: number })
     ...(percent !== undefined ? { percent } : {}),
     currency: {
       code,
-      ...(currency.rate !== undefined ? { rate: String(currency.rate) } : {}),
+      ...(rate !== undefined ? { rate } : {}),
       fixed: currency.fixed === true,
     },
     recurrence,
@@ -67,6 +76,21 @@ export function readBudgetSnapshot(state: Snapshot, defaults: { order: number })
   };
 }
 
+/** The bounds of custom rates (docs/ledger.md): a rate outside them is a typo, and could not be stored. */
+const MIN_RATE = new Decimal('0.000001');
+const MAX_RATE = new Decimal('1000000');
+
+/** `currency.rate` (units of the budget currency per unit of the main one), kept to 12 significant digits. */
+function readRate(value: unknown, fail: (field: string, error: string) => void): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const rate = parseAmount(value);
+  if (!rate || rate.lessThan(MIN_RATE) || rate.greaterThan(MAX_RATE)) {
+    fail('currency.rate', 'must be a number from 0.000001 to 1000000');
+    return undefined;
+  }
+  return formatAmount(rate.toSignificantDigits(12, Decimal.ROUND_HALF_EVEN));
+}
+
 function readRecurrence(
   value: Record<string, unknown>,
   fail: (field: string, error: string) => void,
@@ -79,6 +103,8 @@ function readRecurrence(
   for (const key of ['end', 'byday', 'bymonthday', 'bysetpos'] as const) {
     if (value[key] !== undefined) recurrence[key] = String(value[key]);
   }
+  if (!isValidDate(recurrence.start)) fail('recurrence.start', DATE_RULE);
+  if (recurrence.end !== undefined && !isValidDate(recurrence.end)) fail('recurrence.end', DATE_RULE);
   if (recurrence.frequency === 'one-time' && !recurrence.end)
     fail('recurrence.end', 'is required for one-time budgets');
   if (recurrence.end && recurrence.end < recurrence.start) fail('recurrence.end', 'must not be before start');

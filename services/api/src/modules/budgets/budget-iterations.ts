@@ -78,6 +78,14 @@ export class BudgetCalendar {
     const { start, end, frequency } = this.recurrence;
     if (index > 0 && frequency === 'one-time') return undefined;
     const unitStart = (k: number) => this.calendar.startOf(this.firstUnit + k * this.calendar.step);
+    if (index === -1 && (frequency === 'one-time' || dayNumber(start) !== unitStart(0))) {
+      // "The iteration before" iteration 0 (what a delta budget's first limit counts): when `start` falls
+      // mid-period, the span of iteration 0's length just before `start` (docs/budgets.md); on a period
+      // boundary, simply the period before.
+      const first = this.at(0)!;
+      const length = dayNumber(first.to) - dayNumber(first.from) + 1;
+      return { index, from: dateOf(dayNumber(start) - length), to: dateOf(dayNumber(start) - 1) };
+    }
     const from = index === 0 ? dayNumber(start) : unitStart(index);
     if (index > 0 && end && from > dayNumber(end)) return undefined;
     let to = index === -1 ? dayNumber(start) - 1 : unitStart(index + 1) - 1;

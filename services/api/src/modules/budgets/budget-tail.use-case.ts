@@ -21,6 +21,15 @@ export async function updateBudgetTail(
 ): Promise<Budget> {
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
     const current = await lockBudget(manager, userId, options.id);
+    if (current.recurrence.end && current.recurrence.end < options.today) {
+      // Every iteration is in the past, and the past keeps its definition: there is no tail to change.
+      throw inputError([
+        {
+          field: 'update',
+          error: `the budget ended on ${current.recurrence.end}: use update=all to change it`,
+        },
+      ]);
+    }
     const snapshot = await resolveBudgetWrite(manager, userId, current, options);
     const split = currentIteration(current, options.startDay, options.today);
     if (split.index <= 0)

@@ -16,7 +16,7 @@ import { type Budget, budgetsTable, type BudgetListFilters, type Snapshot } from
 import { type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { ratesReady } from '../currencies/rate-book';
-import { isValidDate } from '../entries/entry-draft';
+import { DATE_RULE, isValidDate } from '../entries/entry-draft';
 import { idempotentPost } from '../entries/idempotency';
 import { budgetHistory } from './budget-history.use-case';
 import { listBudgetIterations } from './budget-list.use-case';
@@ -50,7 +50,7 @@ function readDate(query: Record<string, unknown>, name: string, required: boolea
   const value = query[name];
   if (value === undefined && !required) return undefined;
   if (value === undefined) throw inputError([{ field: name, error: 'is required' }]);
-  if (!isValidDate(value)) throw inputError([{ field: name, error: 'must be a date YYYY-MM-DD' }]);
+  if (!isValidDate(value)) throw inputError([{ field: name, error: DATE_RULE }]);
   return value as string;
 }
 
@@ -102,7 +102,14 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
       filters,
       oneIterationOnly: oneIterationOnly ?? false,
     });
-    api.respond.sendList(req, res, { schema: 'budgets', params, result, present: (item) => item.body });
+    // ETag only, as for one budget: figures (planned, the current iteration, rates) change without a write.
+    api.respond.sendList(req, res, {
+      schema: 'budgets',
+      params,
+      result,
+      present: (item) => item.body,
+      lastModified: false,
+    });
   });
 
   router.post('/budgets/reorder', requireScope('budgets:rw'), async (req, res) => {

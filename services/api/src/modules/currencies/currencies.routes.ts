@@ -3,7 +3,7 @@ import { amountToJson, type Currency, findCurrency, listCurrencies, type RateSou
 import { parseListParam } from '@pfs/resource-api';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { isValidDate } from '../entries/entry-draft';
+import { DATE_RULE, isValidDate } from '../entries/entry-draft';
 import { ratesReady } from './rate-book';
 
 const TYPES = ['fiat', 'commodity', 'crypto', 'deprecated'];
@@ -28,7 +28,7 @@ function presentCurrency(currency: Currency, rates: RateSource, date?: string): 
 function readDate(req: Request): string | undefined {
   const date = req.query.date;
   if (date === undefined) return undefined;
-  if (!isValidDate(date)) throw inputError([{ field: 'date', error: 'must be a date YYYY-MM-DD' }]);
+  if (!isValidDate(date)) throw inputError([{ field: 'date', error: DATE_RULE }]);
   return date;
 }
 

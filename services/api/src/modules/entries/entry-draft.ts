@@ -33,8 +33,16 @@ const PERIODS = ['day', 'week', 'month', 'year'];
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/**
+ * The dates the service takes anywhere (entries, filters, rules, budgets, goals): wide enough for any
+ * ledger, and inside what JavaScript dates and Postgres handle alike (years below 100 and above 9999 do not).
+ */
+export const MIN_DATE = '1900-01-01';
+export const MAX_DATE = '2999-12-31';
+export const DATE_RULE = `must be a date YYYY-MM-DD from ${MIN_DATE} to ${MAX_DATE}`;
+
 export function isValidDate(value: unknown): value is string {
-  if (typeof value !== 'string' || !DATE.test(value)) return false;
+  if (typeof value !== 'string' || !DATE.test(value) || value < MIN_DATE || value > MAX_DATE) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
@@ -154,7 +162,7 @@ export function readEntryDraft(body: unknown, prefix = ''): EntryDraft {
   if (!isObject(body)) throw inputError([{ field: prefix || '(body)', error: 'must be a JSON object' }]);
   const amount = reader.amount('amount', body.amount);
   const currency = reader.currency('currency', body.currency);
-  const date = isValidDate(body.date) ? body.date : reader.fail('date', 'must be a date YYYY-MM-DD');
+  const date = isValidDate(body.date) ? body.date : reader.fail('date', DATE_RULE);
   const account = reader.id('account', body.account);
   const category = body.category === undefined ? undefined : reader.id('category', body.category);
   let desc: string | undefined;

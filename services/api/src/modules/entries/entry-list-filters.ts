@@ -2,7 +2,7 @@ import { inputError } from '@pfs/errors';
 import { isResourceId, parseEnumParam, parseListParam, parseSearchParam } from '@pfs/resource-api';
 import type { EntryFilters, IdFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
-import { isValidDate } from './entry-draft';
+import { DATE_RULE, isValidDate } from './entry-draft';
 
 const TYPES = ['expense', 'income', 'transaction'] as const;
 
@@ -23,7 +23,7 @@ export function readEntryFilters(req: Request, options: { requireRange?: boolean
   const query = req.query as Record<string, unknown>;
   for (const name of ['from', 'to'] as const) {
     if (query[name] !== undefined && !isValidDate(query[name]))
-      throw inputError([{ field: name, error: 'must be a date YYYY-MM-DD' }]);
+      throw inputError([{ field: name, error: DATE_RULE }]);
     if (options.requireRange && query[name] === undefined)
       throw inputError([{ field: name, error: 'is required' }]);
   }

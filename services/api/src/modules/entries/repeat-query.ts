@@ -2,7 +2,7 @@ import { MAX_COUNT } from './repeat-rule';
 import { inputError } from '@pfs/errors';
 import { parseEnumParam } from '@pfs/resource-api';
 import type { Request } from 'express';
-import { isValidDate } from './entry-draft';
+import { DATE_RULE, isValidDate } from './entry-draft';
 import { SERIES_SCOPES, type SeriesCut, type SeriesEdit, type SeriesScope } from './repeat-edit.use-case';
 
 /** `?update=` or `?delete=`: all (default), one or tail. */
@@ -16,8 +16,7 @@ export function readSeriesCut(req: Request): SeriesCut | undefined {
   if (date !== undefined && count !== undefined)
     throw inputError([{ field: 'delete_after_count', error: 'cannot be combined with delete_after_date' }]);
   if (date !== undefined) {
-    if (!isValidDate(date))
-      throw inputError([{ field: 'delete_after_date', error: 'must be a date YYYY-MM-DD' }]);
+    if (!isValidDate(date)) throw inputError([{ field: 'delete_after_date', error: DATE_RULE }]);
     return { date };
   }
   if (count !== undefined) {

@@ -1,7 +1,7 @@
 import { type FieldError, inputError } from '@pfs/errors';
 import type { StoredRepeatRule } from '@pfs/resource-store';
 import { RRule, rrulestr } from 'rrule';
-import { isValidDate } from './entry-draft';
+import { DATE_RULE, isValidDate } from './entry-draft';
 
 export type RepeatRule = StoredRepeatRule;
 
@@ -40,10 +40,12 @@ export function readRepeatRule(value: unknown, prefix = 'repeat'): RepeatRule {
     return undefined;
   };
   if (!isObject(value)) throw inputError([{ field: prefix, error: 'must be an object' }]);
-  const start = isValidDate(value.start) ? value.start : fail('start', 'is required: a date YYYY-MM-DD');
+  const start = isValidDate(value.start)
+    ? value.start
+    : fail('start', `is required: ${DATE_RULE.replace('must be ', '')}`);
   let end: string | undefined;
   if (value.end !== undefined && value.end !== null && value.end !== '') {
-    if (!isValidDate(value.end)) fail('end', 'must be a date YYYY-MM-DD');
+    if (!isValidDate(value.end)) fail('end', DATE_RULE);
     else if (start && value.end < start) fail('end', 'must not be before start');
     else end = value.end;
   }

@@ -38,7 +38,8 @@ const date = z
       !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
       new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
     'must be a real calendar date',
-  );
+  )
+  .refine((value) => value >= '1900-01-01' && value <= '2999-12-31', 'must be from 1900-01-01 to 2999-12-31');
 
 const unique = <T>(items: T[]) => new Set(items).size === items.length;
 

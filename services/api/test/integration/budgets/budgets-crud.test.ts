@@ -63,6 +63,22 @@ describe('budgets: create, read, update, delete', () => {
         expect.objectContaining({ field: 'recurrence' }),
       ]),
     );
+    const outOfRange = 'must be a date YYYY-MM-DD from 1900-01-01 to 2999-12-31';
+    expect(
+      await fieldsOf(budgetBody({ recurrence: { frequency: 'monthly', interval: 1, start: '0000-01-01' } })),
+    ).toEqual([{ field: 'recurrence.start', error: outOfRange }]);
+    expect(
+      await fieldsOf(
+        budgetBody({
+          recurrence: { frequency: 'yearly', interval: 1, start: '2025-01-01', end: '9999-06-01' },
+        }),
+      ),
+    ).toEqual([{ field: 'recurrence.end', error: outOfRange }]);
+    expect(await fieldsOf(budgetBody({ currency: { code: 'EUR', rate: 1e18 } }))).toEqual([
+      { field: 'currency.rate', error: 'must be a number from 0.000001 to 1000000' },
+    ]);
+    const badRange = await listBudgets(api.app, user, 'from=0000-01-01&to=2025-01-01').expect(400);
+    expect(badRange.body.fields).toEqual([{ field: 'from', error: outOfRange }]);
     expect(await fieldsOf(budgetBody({ limit: undefined }))).toEqual([
       { field: 'limit', error: 'is required for regular budgets' },
     ]);
@@ -154,6 +170,19 @@ describe('budgets: create, read, update, delete', () => {
     const old = (await request(api.app).get(`/budgets/${id}`).set('Authorization', user.auth)).body;
     expect(old).toMatchObject({ limit: 300 });
     expect(old.recurrence.end < split).toBe(true);
+    // Figures change without a write (the day, the rates): lists and budgets carry an ETag, no Last-Modified.
+    const listed = await listBudgets(api.app, user, 'from=2020-01-01&to=2020-01-31').expect(200);
+    expect(listed.headers['last-modified']).toBeUndefined();
+    expect(listed.headers.etag).toBeDefined();
+    // The old budget has ended: a tail update of it (a retry, say) has no tail to change.
+    const ended = await request(api.app)
+      .put(`/budgets/${id}?update=tail`)
+      .set('Authorization', user.auth)
+      .send({ ...old, limit: 700 })
+      .expect(400);
+    expect(ended.body.fields).toEqual([
+      { field: 'update', error: `the budget ended on ${old.recurrence.end}: use update=all to change it` },
+    ]);
     const past = await listBudgets(api.app, user, 'from=2020-01-01&to=2020-01-31').expect(200);
     expect(past.body.map((item: { id: string; limit: number }) => [item.id, item.limit])).toEqual([
       [id, 300],
