@@ -63,6 +63,33 @@ export class MainCurrencyChangeRepository {
     return { accountIds, entries };
   }
 
+  /**
+   * `update_accounts`, repeating entries: a template whose client-chosen rate was to an account that moved
+   * to `to` (the entry's own account, or a transfer's other side) takes that rate times `factor` (old → new,
+   * the rate of the day of the change), half-even to 12 decimals, as the moved balances do; one in `to`
+   * itself needs no rate. Templates without a chosen rate take each date's ECB rate anyway.
+   */
+  async rerateRepeatTemplates(
+    manager: EntityManager,
+    options: { userId: string; accountIds: string[]; to: string; factor: string },
+  ): Promise<void> {
+    const side = (path: string, account: string) => `
+      CASE WHEN t.template #>> '{${account}}' = ANY($2::text[]) AND t.template #> '{${path},rate}' IS NOT NULL
+        THEN CASE WHEN t.template #>> '{${path},code}' = $3::text
+          THEN t.template #- '{${path},rate}'
+          ELSE jsonb_set(t.template, '{${path},rate}',
+            to_jsonb(trim_scale(pfs_round_half_even((t.template #>> '{${path},rate}')::numeric * $4::numeric, 12))::text))
+        END
+        ELSE t.template END`;
+    await manager.query(
+      `UPDATE repeats r SET template = b.template, updated_at = now()
+       FROM (SELECT id, ${side('currency', 'account')} AS template FROM repeats t WHERE t.user_id = $1 AND NOT t.deleted) a,
+       LATERAL (SELECT ${side('transaction,currency', 'transaction,account').replaceAll('t.template', 'a.template')} AS template) b
+       WHERE r.id = a.id AND r.template IS DISTINCT FROM b.template`,
+      [options.userId, options.accountIds, options.to, options.factor],
+    );
+  }
+
   /** `sign`, budgets: a budget counted in the mislabelled code is counted in the new one, limits unchanged. */
   private async relabelBudgets(
     manager: EntityManager,

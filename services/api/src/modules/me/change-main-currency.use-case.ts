@@ -82,6 +82,7 @@ export async function changeMainCurrency(
     })
     .catch(refuseOutOfRange(change));
   await bulk.recomputeTotals(manager, userId, accountIds, changeSeq);
+  await bulk.rerateRepeatTemplates(manager, { userId, accountIds, to: change.to, factor: today.toFixed() });
 }
 
 /** Postgres codes of a converted value that does not fit: too large for its column, or a rate rounded to 0. */

@@ -24,7 +24,15 @@ export function updateMeRoutes(deps: ApiDependencies): Router {
     api.schemas.assertValidState('me', state);
     assertExtraSize(state.extra);
     const user = await updateMe(
-      { ...deps, userRowChanged: (userId) => deps.profileCache.invalidate(userId) },
+      {
+        ...deps,
+        // The write has committed: a Redis failure here must not turn it into a 500 (a retry would then be
+        // a 409). The cached copy expires within its TTL (10 minutes) anyway.
+        userRowChanged: (userId) =>
+          deps.profileCache
+            .invalidate(userId)
+            .catch((error) => deps.logger.warn({ err: error, userId }, 'could not drop the cached profile')),
+      },
       {
         userId: userIdOf(req),
         clientModified,

@@ -180,6 +180,38 @@ describe('PUT /me currency.update historical (the default)', () => {
   });
 });
 
+describe('PUT /me update_accounts and repeating entries', () => {
+  it('when accounts move to the new main, then client-chosen rates of repeating templates follow, as balances do', async () => {
+    const user = await createTestUser(api.deps);
+    const seed = await seedLedger(user);
+    const repeating = (extra: Record<string, unknown>) =>
+      postEntry(api.app, user, {
+        amount: -100,
+        date: '2030-01-05',
+        account: seed.cash,
+        category: seed.category,
+        repeat: { start: '2030-01-05', frequency: 'monthly', interval: 1 },
+        ...extra,
+      });
+    await repeating({ currency: { code: 'GBP', rate: 1.15 } });
+    await repeating({ currency: { code: 'USD', rate: 0.9 } });
+    await repeating({ currency: { code: 'GBP' } });
+    await putCurrency(user, { main: 'USD', update_accounts: true });
+    const planned = (await get(user, '/entries?from=2030-02-01&to=2030-02-28&expand=true').expect(200)).body
+      .filter((item: { planned?: boolean }) => item.planned)
+      .map((item: { currency: { code: string; rate: number } }) => [item.currency.code, item.currency.rate]);
+    const factor = cross('EUR', 'USD', today());
+    expect(planned).toEqual(
+      expect.arrayContaining([
+        ['GBP', num(half12(new Decimal('1.15').times(factor)))],
+        ['USD', 1],
+        ['GBP', num(cross('GBP', 'USD', '2030-02-05'))],
+      ]),
+    );
+    expect(planned).toHaveLength(3);
+  });
+});
+
 describe('PUT /me conversions out of range', () => {
   it('when update_accounts would give amounts too large to store, then 400 naming currency.main and nothing changed', async () => {
     const user = await createTestUser(api.deps);
