@@ -116,6 +116,16 @@ function summaryTable(source: DataSource, scope: ExportScope): ExportTable {
   };
 }
 
+/** The live accounts of the export's user that the `accounts`/`!accounts` filters keep (alias `a`). */
+export function accountConditions(params: SqlParams, scope: ExportScope): string[] {
+  const where = [`a.user_id = ${params.add(scope.userId)}`, 'NOT a.deleted'];
+  const filters = scope.filters ?? {};
+  if (filters.accounts?.length) where.push(`a.id = ANY(${params.add(filters.accounts)}::bigint[])`);
+  if (filters['!accounts']?.length)
+    where.push(`NOT (a.id = ANY(${params.add(filters['!accounts'])}::bigint[]))`);
+  return where;
+}
+
 function balancesTable(source: DataSource, scope: ExportScope): ExportTable {
   return {
     name: 'balances',
@@ -130,11 +140,7 @@ function balancesTable(source: DataSource, scope: ExportScope): ExportTable {
     ],
     openRows() {
       const params = new SqlParams();
-      const where = [`a.user_id = ${params.add(scope.userId)}`, 'NOT a.deleted'];
-      const filters = scope.filters ?? {};
-      if (filters.accounts?.length) where.push(`a.id = ANY(${params.add(filters.accounts)}::bigint[])`);
-      if (filters['!accounts']?.length)
-        where.push(`NOT (a.id = ANY(${params.add(filters['!accounts'])}::bigint[]))`);
+      const where = accountConditions(params, scope);
       const sql = `SELECT a.name AS account, a.type, a.status, trim_scale(a.initial_balance + a.entries_total)::text AS balance,
           a.currency, a.id::text AS id FROM accounts a WHERE ${where.join(' AND ')} ORDER BY a.sort_order, a.id`;
       return streamRows(source, sql, params.values);

@@ -2,22 +2,12 @@ import type { ExportResource } from '@pfs/contracts';
 import { SqlParams } from '@pfs/resource-store';
 import type { Writable } from 'node:stream';
 import type { DataSource } from 'typeorm';
-import { entryConditions, type ExportScope } from './export-tables';
+import { accountConditions, entryConditions, type ExportScope } from './export-tables';
 import { type OfxAccount, type OfxTransaction, writeOfx } from './ofx.formatter';
 import { streamRows } from './row-cursor';
 
 const ENTRY_RESOURCES = ['expenses', 'incomes', 'transfers'] as const;
 type EntryResource = (typeof ENTRY_RESOURCES)[number];
-
-/** The export's account filters, on the accounts table (alias `a`). */
-function accountConditions(params: SqlParams, scope: ExportScope): string[] {
-  const where = [`a.user_id = ${params.add(scope.userId)}`, 'NOT a.deleted'];
-  const filters = scope.filters ?? {};
-  if (filters.accounts?.length) where.push(`a.id = ANY(${params.add(filters.accounts)}::bigint[])`);
-  if (filters['!accounts']?.length)
-    where.push(`NOT (a.id = ANY(${params.add(filters['!accounts'])}::bigint[]))`);
-  return where;
-}
 
 /**
  * The OFX file of an export: a statement per account the filters keep, holding the entries of the entry
