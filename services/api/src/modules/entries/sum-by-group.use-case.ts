@@ -1,7 +1,8 @@
 import { inputError } from '@pfs/errors';
-import { convertForUser, type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
+import { type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
 import { type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
 import type { LedgerDeps } from './ledger.deps';
+import { convertDayTotal } from './convert-day-total';
 
 export interface GroupSum {
   /** The tag or category id; null for entries without a category. */
@@ -30,20 +31,12 @@ export async function sumEntriesByGroup(
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
   const groups = new Map<string | null, GroupSum>();
   for (const total of await sumEntriesByDay(deps.dataSource, userId, options.filters, options.groupBy)) {
-    const converted = convertForUser(deps.rates, options.customRates ?? [], {
+    const converted = convertDayTotal(deps.rates, options.customRates, {
       amount: total.total,
       from: total.currency,
       to: options.currency,
       date: total.date,
     });
-    if (!converted) {
-      throw inputError([
-        {
-          field: 'currency',
-          error: `no stored rate from ${total.currency} to ${options.currency} on ${total.date}`,
-        },
-      ]);
-    }
     const key = total.group ?? null;
     const group = groups.get(key) ?? {
       group: key,

@@ -1,7 +1,8 @@
 import { inputError } from '@pfs/errors';
-import { convertForUser, type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
+import { type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
 import { type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
 import type { LedgerDeps } from './ledger.deps';
+import { convertDayTotal } from './convert-day-total';
 
 export type SumRange = 'day' | 'week' | 'month';
 
@@ -36,20 +37,12 @@ export async function sumEntries(
   const totals = await sumEntriesByDay(deps.dataSource, userId, options.filters);
   const periods = new Map<string, PeriodSum>();
   for (const total of totals) {
-    const converted = convertForUser(deps.rates, options.customRates ?? [], {
+    const converted = convertDayTotal(deps.rates, options.customRates, {
       amount: total.total,
       from: total.currency,
       to: options.currency,
       date: total.date,
     });
-    if (!converted) {
-      throw inputError([
-        {
-          field: 'currency',
-          error: `no stored rate from ${total.currency} to ${options.currency} on ${total.date}`,
-        },
-      ]);
-    }
     const day = periodStart(total.date, options.range);
     const period = periods.get(day) ?? {
       day,

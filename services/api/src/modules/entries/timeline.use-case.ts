@@ -1,5 +1,5 @@
 import { inputError } from '@pfs/errors';
-import { convertForUser, type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
+import { type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
 import {
   buildEntryFilters,
   type Entry,
@@ -9,6 +9,7 @@ import {
 } from '@pfs/resource-store';
 import type { LedgerDeps } from './ledger.deps';
 import { matchesFilters, type PlannedOccurrence, plannedOccurrences } from './planned-occurrences';
+import { convertDayTotal } from './convert-day-total';
 
 export type TimelineGroupBy = 'day' | 'category' | 'location';
 export const TIMELINE_GROUPS = ['day', 'category', 'location'] as const;
@@ -114,12 +115,7 @@ function convertTotals(
   let sum = new Decimal(0);
   for (const [key, total] of totals) {
     const [date, from] = key.split(' ');
-    const converted = convertForUser(deps.rates, customRates, { amount: total, from, to: currency, date });
-    if (!converted)
-      throw inputError([
-        { field: 'currency', error: `no stored rate from ${from} to ${currency} on ${date}` },
-      ]);
-    sum = sum.plus(converted);
+    sum = sum.plus(convertDayTotal(deps.rates, customRates, { amount: total, from, to: currency, date }));
   }
   return sum;
 }

@@ -1,9 +1,9 @@
-import { inputError } from '@pfs/errors';
-import { convertForUser, Decimal } from '@pfs/money';
+import { Decimal } from '@pfs/money';
 import type { ApiDependencies } from '../../dependencies';
 import { ledgerDepsOf } from '../entries/ledger-deps-of';
 import { matchesFilters, plannedOccurrences } from '../entries/planned-occurrences';
 import type { PlannedSums } from './planned-sums.hook';
+import { convertDayTotal } from '../entries/convert-day-total';
 
 /**
  * `sum_planned` from the repeats engine: the planned occurrences of the period (not yet entries) that the
@@ -23,12 +23,7 @@ export function repeatPlannedSums(deps: ApiDependencies): PlannedSums {
     const sums = { expenses: new Decimal(0), incomes: new Decimal(0) };
     for (const [key, amount] of totals) {
       const [side, date, from] = key.split(' ');
-      const converted = convertForUser(deps.rates, customRates ?? [], { amount, from, to: currency, date });
-      if (!converted) {
-        throw inputError([
-          { field: 'currency', error: `no stored rate from ${from} to ${currency} on ${date}` },
-        ]);
-      }
+      const converted = convertDayTotal(deps.rates, customRates, { amount, from, to: currency, date });
       if (side === 'e') sums.expenses = sums.expenses.plus(converted);
       else sums.incomes = sums.incomes.plus(converted);
     }
