@@ -170,8 +170,16 @@ export class EntryWriter {
       entries.map((entry) => entry.id),
       this.changeSeq,
     );
+    // One balance write per account, not per entry: a series or an account's worth of entries may go at once.
+    const perAccount = new Map<string, { delta: Decimal; count: number }>();
     for (const entry of entries) {
-      await this.moveBalance(entry.accountId, new Decimal(entry.accountAmount).negated().toFixed(), -1);
+      const moved = perAccount.get(entry.accountId) ?? { delta: new Decimal(0), count: 0 };
+      moved.delta = moved.delta.minus(entry.accountAmount);
+      moved.count -= 1;
+      perAccount.set(entry.accountId, moved);
+    }
+    for (const [accountId, moved] of perAccount) {
+      await this.moveBalance(accountId, moved.delta.toFixed(), moved.count);
     }
   }
 
