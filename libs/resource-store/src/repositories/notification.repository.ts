@@ -49,6 +49,22 @@ export class NotificationRepository {
     return notificationsTable.findById(this.source, userId, id);
   }
 
+  /** Soft-deletes every live notification of the user in one change; returns how many there were. */
+  async deleteAll(userId: string): Promise<number> {
+    return withUserChange(this.source, userId, async (manager, changeSeq) => {
+      const rows: Array<{ id: string }> = await manager.query(
+        `SELECT id::text AS id FROM notifications WHERE user_id = $1 AND NOT deleted`,
+        [userId],
+      );
+      return notificationsTable.softDelete(
+        manager,
+        userId,
+        rows.map((row) => row.id),
+        changeSeq,
+      );
+    });
+  }
+
   /** Soft delete (sync clients learn of it); false when there was no live notification with that id. */
   async delete(userId: string, id: string): Promise<boolean> {
     return withUserChange(this.source, userId, async (manager, changeSeq) => {

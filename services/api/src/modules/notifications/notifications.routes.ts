@@ -16,6 +16,12 @@ export function notificationsRoutes(deps: ApiDependencies): Router {
     api.respond.sendList(req, res, { schema: 'notifications', params, result, present: presentNotification });
   });
 
+  // The reference's "dismiss all": every notification read and gone at once (204 even when there were none).
+  router.post('/me/notifications/dismiss_all', requireScope('user:rw'), async (req, res) => {
+    await notifications.deleteAll(userIdOf(req));
+    api.respond.sendNoContent(res);
+  });
+
   router.get('/me/notifications/:id', requireScope('user:r'), async (req, res) => {
     const record = await notifications.findById(userIdOf(req), String(req.params.id));
     if (!record) throw notFound('Notification', String(req.params.id));

@@ -48,5 +48,12 @@ export const notificationsSchema: ResourceSchema = {
       title: 'Dismiss a notification',
       scope: 'user:rw',
     },
+    {
+      rel: 'dismiss_all',
+      href: '/me/notifications/dismiss_all',
+      method: 'POST',
+      title: 'Dismiss every notification',
+      scope: 'user:rw',
+    },
   ],
 };
