@@ -118,6 +118,30 @@ export class Responder {
     );
   }
 
+  /**
+   * A page of a list the layer does not page itself (computed groups, derived rows): `Link` over offset
+   * pages (no cursor) and `X-Total-Count`, then the body as `sendObject` sends it.
+   */
+  sendOffsetPage(
+    req: Request,
+    res: Response,
+    schema: string,
+    page: { page: number; perPage: number; total: number; body: unknown[] },
+  ): void {
+    res.setHeader(
+      'Link',
+      buildLinkHeader({
+        path: pathOf(req),
+        rawQuery: queryString(req),
+        page: page.page,
+        perPage: page.perPage,
+        total: page.total,
+      }),
+    );
+    res.setHeader('X-Total-Count', String(page.total));
+    this.send(req, res, schema, page.body);
+  }
+
   /** 201 with Location `{baseUrl}/<path>/<id>` and no body, as existing clients expect. */
   sendCreated(res: Response, path: string, id: string): void {
     res.setHeader('Location', `${this.options.baseUrl}${path}/${id}`);

@@ -1,7 +1,6 @@
 import { inputError, notFound } from '@pfs/errors';
 import {
   applyMergePatch,
-  buildLinkHeader,
   isResourceId,
   parseBooleanParam,
   parseCreateBody,
@@ -142,19 +141,12 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
     const budget = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
     if (!budget) throw notFound('Budget', String(req.params.id));
     const history = await budgetHistory(budgets, user, budget, { ...range, page, perPage });
-    const cut = req.originalUrl.indexOf('?');
-    res.setHeader(
-      'Link',
-      buildLinkHeader({
-        path: req.originalUrl.split('?')[0],
-        rawQuery: cut === -1 ? '' : req.originalUrl.slice(cut + 1),
-        page,
-        perPage,
-        total: history.total,
-      }),
-    );
-    res.setHeader('X-Total-Count', String(history.total));
-    api.respond.sendObject(req, res, 'budgets', history.items);
+    api.respond.sendOffsetPage(req, res, 'budgets', {
+      page,
+      perPage,
+      total: history.total,
+      body: history.items,
+    });
   });
 
   router.get('/budgets/:id', requireScope('budgets:r'), ratesReady(deps.rates), async (req, res) => {

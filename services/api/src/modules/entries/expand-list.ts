@@ -1,6 +1,6 @@
 import { inputError } from '@pfs/errors';
 import { findUserCrossRate } from '@pfs/money';
-import { buildLinkHeader, type ListParams, parseBooleanParam, userIdOf } from '@pfs/resource-api';
+import { type ListParams, parseBooleanParam, userIdOf } from '@pfs/resource-api';
 import {
   buildEntryFilters,
   type Entry,
@@ -10,7 +10,7 @@ import {
 } from '@pfs/resource-store';
 import type { Request, Response } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { type PresenterFor, rawQueryOf } from './entry-lists';
+import type { PresenterFor } from './entry-lists';
 import { ledgerDepsOf } from './ledger-deps-of';
 import type { LedgerDeps } from './ledger.deps';
 import {
@@ -92,18 +92,6 @@ export async function sendExpanded(
   const sqlFilters = [...buildEntryFilters(filters), ...seriesFilter];
   const page = await listExpanded(ledger, userId, params, filters, sqlFilters, readRepeatId(req));
   const present = await http.presenterFor(userId, page.entries, settings);
-  const { page: number, perPage } = params;
-  res.setHeader(
-    'Link',
-    buildLinkHeader({
-      path: '/entries',
-      rawQuery: rawQueryOf(req),
-      page: number,
-      perPage,
-      total: page.total,
-    }),
-  );
-  res.setHeader('X-Total-Count', String(page.total));
   const body = [
     ...page.entries.map(present),
     ...page.planned.map((item) =>
@@ -113,5 +101,10 @@ export async function sendExpanded(
       ),
     ),
   ];
-  deps.resourceApi.respond.sendObject(req, res, 'entries', body);
+  deps.resourceApi.respond.sendOffsetPage(req, res, 'entries', {
+    page: params.page,
+    perPage: params.perPage,
+    total: page.total,
+    body,
+  });
 }

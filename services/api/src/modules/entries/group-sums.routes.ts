@@ -1,10 +1,9 @@
 import { amountToJson } from '@pfs/money';
-import { buildLinkHeader, parsePageParams, requireScopes, userIdOf } from '@pfs/resource-api';
+import { parsePageParams, requireScopes, userIdOf } from '@pfs/resource-api';
 import { inputError } from '@pfs/errors';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { ratesReady } from '../currencies/rate-book';
-import { rawQueryOf } from './entry-lists';
 import { readEntryFilters } from './entry-list-filters';
 import { ledgerDepsOf } from './ledger-deps-of';
 import { sumEntriesByGroup } from './sum-by-group.use-case';
@@ -34,18 +33,18 @@ export function groupSumsRoutes(deps: ApiDependencies): Router {
         groupBy,
         customRates: settings.customRates,
       });
-      res.setHeader(
-        'Link',
-        buildLinkHeader({ path, rawQuery: rawQueryOf(req), page, perPage, total: sums.length }),
-      );
-      res.setHeader('X-Total-Count', String(sums.length));
       const body = sums.slice(page * perPage, (page + 1) * perPage).map((sum) => ({
         [key]: sum.group,
         currency: { code: req.query.currency },
         expenses: { sum: amountToJson(sum.expenses.sum), count: sum.expenses.count },
         incomes: { sum: amountToJson(sum.incomes.sum), count: sum.incomes.count },
       }));
-      deps.resourceApi.respond.sendObject(req, res, groupBy === 'tag' ? 'tags' : 'categories', body);
+      deps.resourceApi.respond.sendOffsetPage(req, res, groupBy === 'tag' ? 'tags' : 'categories', {
+        page,
+        perPage,
+        total: sums.length,
+        body,
+      });
     });
   }
   return router;

@@ -1,9 +1,8 @@
 import { inputError, notFound } from '@pfs/errors';
-import { buildLinkHeader, formatModified, requireScope, userIdOf } from '@pfs/resource-api';
+import { formatModified, requireScope, userIdOf } from '@pfs/resource-api';
 import { listEntryLocations, type LocationGroup } from '@pfs/resource-store';
 import type { Request, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { rawQueryOf } from './entry-lists';
 import { readEntryFilters } from './entry-list-filters';
 
 const ENDPOINT = 'entries/locations';
@@ -75,19 +74,13 @@ export function locationsRoutes(router: Router, deps: ApiDependencies): void {
       limit: params.perPage,
     });
     const watermark = params.pinnedWatermark ?? result.watermark;
-    res.setHeader(
-      'Link',
-      buildLinkHeader({
-        path: '/entries/locations',
-        rawQuery: rawQueryOf(req),
-        page: params.page,
-        perPage: params.perPage,
-        total: result.total,
-      }),
-    );
-    res.setHeader('X-Total-Count', String(result.total));
     res.setHeader('Service-Modified', api.tokens.issueWatermark(userId, ENDPOINT, watermark));
-    api.respond.sendObject(req, res, 'entries', result.items.map(presentLocation));
+    api.respond.sendOffsetPage(req, res, 'entries', {
+      page: params.page,
+      perPage: params.perPage,
+      total: result.total,
+      body: result.items.map(presentLocation),
+    });
   });
 
   router.get('/entries/locations/:id', requireScope('locations:r'), async (req, res) => {

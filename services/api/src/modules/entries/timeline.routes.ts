@@ -1,8 +1,8 @@
 import { findUserCrossRate } from '@pfs/money';
-import { buildLinkHeader, parsePageParams, requireScope, userIdOf } from '@pfs/resource-api';
+import { parsePageParams, requireScope, userIdOf } from '@pfs/resource-api';
 import type { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { type PresenterFor, rawQueryOf } from './entry-lists';
+import type { PresenterFor } from './entry-lists';
 import { ledgerDepsOf } from './ledger-deps-of';
 import { type PlannedOccurrence, presentPlanned } from './planned-occurrences';
 import { presentTimelineGroup, readTimelineRequest } from './timeline-query';
@@ -33,17 +33,6 @@ export function timelineRoute(router: Router, deps: ApiDependencies, presenterFo
         item,
         findUserCrossRate(deps.rates, settings.customRates, item.currency, settings.main, item.date),
       );
-    res.setHeader(
-      'Link',
-      buildLinkHeader({
-        path: '/entries/timeline',
-        rawQuery: rawQueryOf(req),
-        page,
-        perPage,
-        total: groups.length,
-      }),
-    );
-    res.setHeader('X-Total-Count', String(groups.length));
     const body = shown.map((group) =>
       presentTimelineGroup(group, {
         by: request.group,
@@ -52,6 +41,11 @@ export function timelineRoute(router: Router, deps: ApiDependencies, presenterFo
         presentPlanned: presentPlannedItem,
       }),
     );
-    deps.resourceApi.respond.sendObject(req, res, 'entries', body);
+    deps.resourceApi.respond.sendOffsetPage(req, res, 'entries', {
+      page,
+      perPage,
+      total: groups.length,
+      body,
+    });
   });
 }
