@@ -14,12 +14,20 @@ function withTimeout(check: HealthCheck): Promise<unknown> {
 }
 
 /**
- * `GET /health`: 200 when every dependency answers, 503 naming the ones that failed.
+ * Unauthenticated probes (docs/operations.md#health-checks):
+ * - `GET /health/live`: 200 while the process serves HTTP at all; it touches no dependency, so an outage of
+ *   Postgres or Redis never makes an orchestrator restart a healthy process.
+ * - `GET /health/ready` (and the older `GET /health`, kept for existing probes): 200 when every dependency
+ *   answers, 503 naming the ones that failed, so traffic goes elsewhere until they are back.
  * The reason is a short category only: connection strings and hosts stay out of the body.
  */
 export function healthRoutes(checks: Record<string, HealthCheck>): Router {
   const router = Router();
-  router.get('/health', async (_req, res) => {
+  router.get('/health/live', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ status: 'ok' });
+  });
+  router.get(['/health', '/health/ready'], async (_req, res) => {
     const names = Object.keys(checks);
     const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name])));
     const report: Record<string, string> = {};
@@ -35,3 +43,6 @@ export function healthRoutes(checks: Record<string, HealthCheck>): Router {
   });
   return router;
 }
+
+/** Probe paths: never logged, never behind HTTPS redirection or authentication. */
+export const HEALTH_PATHS = ['/health', '/health/live', '/health/ready'];

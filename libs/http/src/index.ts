@@ -1,5 +1,5 @@
 export { errorMiddleware, routeNotFoundMiddleware } from './error.middleware';
-export { healthRoutes } from './health.routes';
+export { HEALTH_PATHS, healthRoutes } from './health.routes';
 export type { HealthCheck } from './health.routes';
 export { startHttpServer } from './http-server';
 export type { RunningHttpServer, StartHttpServerOptions } from './http-server';

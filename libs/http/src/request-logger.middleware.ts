@@ -1,5 +1,6 @@
 import type { Logger } from '@pfs/logger';
 import type { Request, RequestHandler, Response } from 'express';
+import { HEALTH_PATHS } from './health.routes';
 
 /**
  * One JSON line per request, tagged with the request id; health probes are not logged. The line has the
@@ -10,10 +11,12 @@ import type { Request, RequestHandler, Response } from 'express';
  * status, time) and none is a redacted path, yet the root logger's wildcard redaction (`*.password`, …)
  * cost about 13 µs a line, five times the rest of the line (docs/bench.md).
  */
+const PROBE_PATHS = new Set(HEALTH_PATHS);
+
 export function requestLoggerMiddleware(logger: Logger): RequestHandler {
   const lines = logger.child({}, { redact: [] });
   return (req, res, next) => {
-    if (req.url === '/health') {
+    if (PROBE_PATHS.has(req.url)) {
       next();
       return;
     }

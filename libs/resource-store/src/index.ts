@@ -4,6 +4,7 @@ export type { OpenDatabaseOptions } from './open-database';
 export type { CreateDataSourceOptions } from './data-source';
 export { dropDatabase, ensureDatabase } from './ensure-database';
 export { runMigrations } from './run-migrations';
+export { migrationsCheck, pendingMigrations } from './pending-migrations';
 export type { MigrationSet } from './run-migrations';
 export { resourceMigrations } from './migrations';
 export { UserEntity } from './entities/user.entity';

@@ -1,5 +1,6 @@
 import {
   errorMiddleware,
+  HEALTH_PATHS,
   healthRoutes,
   requestIdMiddleware,
   requestLoggerMiddleware,
@@ -12,6 +13,7 @@ import {
   negotiateMediaType,
   requireJsonBody,
 } from '@pfs/resource-api';
+import { migrationsCheck, resourceMigrations } from '@pfs/resource-store';
 import express, { Express } from 'express';
 import helmet from 'helmet';
 import { isHttpsRequired } from './config';
@@ -43,11 +45,12 @@ export function buildApiApp(deps: ApiDependencies): Express {
   app.use(requestLoggerMiddleware(deps.logger));
   // HSTS is sent by httpsMiddleware, only on secure responses (browsers ignore it on plain HTTP anyway).
   app.use(helmet({ strictTransportSecurity: false }));
-  app.use(httpsMiddleware({ required: isHttpsRequired(deps.config), exemptPaths: ['/health'] }));
+  app.use(httpsMiddleware({ required: isHttpsRequired(deps.config), exemptPaths: HEALTH_PATHS }));
   app.use(
     healthRoutes({
       postgres: () => deps.dataSource.query('SELECT 1'),
       redis: () => deps.redis.ping(),
+      migrations: migrationsCheck(deps.dataSource, [resourceMigrations]),
     }),
   );
   // Schemas, OpenAPI and the docs page are public: documentation needs no token.

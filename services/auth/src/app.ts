@@ -7,7 +7,13 @@ import {
 } from '@pfs/http';
 import express, { Express } from 'express';
 import helmet from 'helmet';
-import { AuthDependencies, passwordAttemptLimits, secondFactorDependencies } from './dependencies';
+import { migrationsCheck } from '@pfs/resource-store';
+import {
+  allMigrationSets,
+  AuthDependencies,
+  passwordAttemptLimits,
+  secondFactorDependencies,
+} from './dependencies';
 import { accountRoutes } from './routes/account.routes';
 import { authorizeRoutes } from './routes/authorize.routes';
 import { developerRoutes } from './routes/developer.routes';
@@ -33,6 +39,7 @@ export function buildAuthApp(deps: AuthDependencies): Express {
     healthRoutes({
       postgres: () => deps.dataSource.query('SELECT 1'),
       redis: () => deps.redis.ping(),
+      migrations: migrationsCheck(deps.dataSource, allMigrationSets),
     }),
   );
   app.use(metadataRoutes(deps.config.AUTH_URL));

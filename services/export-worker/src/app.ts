@@ -1,9 +1,10 @@
 import { errorMiddleware, healthRoutes, requestIdMiddleware, routeNotFoundMiddleware } from '@pfs/http';
+import { migrationsCheck, resourceMigrations } from '@pfs/resource-store';
 import type { Worker } from 'bullmq';
 import express, { Express } from 'express';
 import type { WorkerDependencies } from './dependencies';
 
-/** The worker's own small HTTP surface: health only. */
+/** The worker's own small HTTP surface: health probes (docs/operations.md#health-checks). */
 export function buildWorkerApp(deps: WorkerDependencies, worker: () => Worker | undefined): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -12,6 +13,7 @@ export function buildWorkerApp(deps: WorkerDependencies, worker: () => Worker | 
     healthRoutes({
       postgres: () => deps.dataSource.query('SELECT 1'),
       redis: () => deps.redis.ping(),
+      migrations: migrationsCheck(deps.dataSource, [resourceMigrations]),
       queue: async () => {
         if (!worker()?.isRunning()) throw new Error('worker not running');
       },

@@ -54,6 +54,8 @@ describe.each(services)('$name process', ({ name, portVariable }) => {
       const url = await waitForUrl(started);
       const health = await fetch(`${url}/health`);
       expect(health.status).toBe(200);
+      expect((await fetch(`${url}/health/live`)).status).toBe(200);
+      expect(await (await fetch(`${url}/health/ready`)).json()).toMatchObject({ status: 'ok', failed: [] });
       started.child.kill('SIGTERM');
       const { code } = await started.exited;
       expect(code).toBe(0);
