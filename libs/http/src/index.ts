@@ -5,5 +5,7 @@ export { startHttpServer } from './http-server';
 export type { RunningHttpServer, StartHttpServerOptions } from './http-server';
 export { requestIdMiddleware } from './request-id.middleware';
 export { requestLoggerMiddleware } from './request-logger.middleware';
+export { setRequestIdentity } from './request-identity';
+export type { RequestIdentity } from './request-identity';
 export { runService } from './service-lifecycle';
 export type { ServiceLifecycle } from './service-lifecycle';

@@ -1,9 +1,11 @@
 import type { Logger } from '@pfs/logger';
 import type { Request, RequestHandler, Response } from 'express';
 import { HEALTH_PATHS } from './health.routes';
+import { requestIdentityOf } from './request-identity';
 
 /**
- * One JSON line per request, tagged with the request id; health probes are not logged. The line has the
+ * One JSON line per request, tagged with the request id and, once known, the user and client ids (never a
+ * token); health probes are not logged. The line has the
  * shape pino-http wrote (`req.id/method/url`, `res.statusCode`, `responseTime`), written straight to the
  * logger: pino-http built a child logger and ran its serializers on every request, about a sixth of the
  * CPU of an authenticated `GET /me` (see docs/bench.md).
@@ -33,10 +35,13 @@ export function requestLoggerMiddleware(logger: Logger): RequestHandler {
 }
 
 function logRequest(logger: Logger, req: Request, res: Response, elapsedMs: number): void {
+  const identity = requestIdentityOf(req, res);
   const fields = {
     req: { id: req.id, method: req.method, url: req.originalUrl },
     res: { statusCode: res.statusCode },
     responseTime: Math.round(elapsedMs),
+    userId: identity?.userId,
+    clientId: identity?.clientId,
   };
   if (!res.writableFinished) logger.warn(fields, 'request aborted');
   else if (res.statusCode >= 500) logger.error(fields, 'request errored');

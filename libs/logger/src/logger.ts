@@ -15,7 +15,12 @@ const REDACTED_PATHS = [
   '*.client_secret',
   '*.access_token',
   '*.refresh_token',
-  '*.code',
+  // The OAuth authorization code, where our code logs one; never `*.code`, which would also hide an
+  // error's `code` (`ECONNREFUSED`, `ETIMEDOUT`, Postgres' SQLSTATE), the first thing an operator needs.
+  'body.code',
+  'req.body.code',
+  'query.code',
+  'req.query.code',
   '*.token',
 ];
 

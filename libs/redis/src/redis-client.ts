@@ -54,11 +54,20 @@ export async function openRedis(options: {
   autoPipelining?: boolean;
 }): Promise<Redis> {
   const client = createRedisClient(options);
+  // ioredis rejects `connect()` with "Connection is closed."; the socket's own error (ECONNREFUSED,
+  // ENOTFOUND…) only comes as an 'error' event, and it is the one that tells the operator what is wrong.
+  let socketError: NodeJS.ErrnoException | undefined;
+  const remember = (error: NodeJS.ErrnoException) => (socketError ??= error);
+  client.on('error', remember);
   try {
     await connectRedis(client);
+    client.off('error', remember);
     return client;
   } catch (error) {
     client.disconnect();
-    throw new Error(`cannot reach Redis: ${(error as Error).message}`, { cause: error });
+    const reason = socketError ?? (error as NodeJS.ErrnoException);
+    throw Object.assign(new Error(`cannot reach Redis: ${reason.message}`, { cause: reason }), {
+      code: reason.code,
+    });
   }
 }

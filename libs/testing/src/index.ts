@@ -10,3 +10,14 @@ export function testLogger(): Logger {
 export function uniqueEmail(label = 'user'): string {
   return `${label}-${randomBytes(6).toString('hex')}@example.test`;
 }
+
+/** A logger that keeps every line it writes, parsed, so a test can check what was logged. */
+export function capturingLogger(name = 'test'): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = createLogger({
+    name,
+    level: 'info',
+    destination: { write: (line: string) => lines.push(JSON.parse(line)) },
+  });
+  return { logger, lines };
+}

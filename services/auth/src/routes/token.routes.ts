@@ -1,5 +1,6 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { OAuthError } from '@node-oauth/oauth2-server';
+import { setRequestIdentity } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { Request, RequestHandler, Response, Router } from 'express';
 import { parseForm } from '../web/form';
@@ -70,7 +71,9 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
     let clientId: string | undefined;
     try {
       clientId = await checkTokenRequest(deps.checks, req);
-      await deps.oauth.token(toOAuthRequest(req), response);
+      if (clientId) setRequestIdentity(res, { clientId });
+      const token = await deps.oauth.token(toOAuthRequest(req), response);
+      setRequestIdentity(res, { userId: String(token.user.id), clientId: token.client.id });
       shapeSuccess(req, response, deps.accessTokenTtlSeconds);
     } catch (error) {
       if (error instanceof TokenEndpointError) {
