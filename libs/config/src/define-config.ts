@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { productionSecretProblem, secretsAtDevelopmentDefault } from './production-secrets';
+import { applyDerivedDefaults } from './derived-defaults';
 
 /** Thrown at boot when the environment does not satisfy a service's config schema. */
 export class ConfigError extends Error {
@@ -14,6 +16,7 @@ export type Env = Record<string, string | undefined>;
  * Parses `env` once against a zod object whose keys are the environment variable names.
  * Returns a frozen, typed object or throws a ConfigError naming every bad or missing variable.
  * Empty strings count as unset, so `FOO=` falls back to the default like an absent variable.
+ * With NODE_ENV=production, a secret field (envSecret) left at its development default is a ConfigError too.
  */
 export function defineConfig<S extends z.ZodRawShape>(
   shape: S,
@@ -24,6 +27,7 @@ export function defineConfig<S extends z.ZodRawShape>(
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }
+  applyDerivedDefaults(input, env, shape);
   const result = z.object(shape).safeParse(input);
   if (!result.success) {
     throw new ConfigError(
@@ -33,6 +37,11 @@ export function defineConfig<S extends z.ZodRawShape>(
         return `${name}: ${issue.message} (${got})`;
       }),
     );
+  }
+  const nodeEnv = (result.data as { NODE_ENV?: string }).NODE_ENV ?? env.NODE_ENV;
+  if (nodeEnv === 'production') {
+    const refused = secretsAtDevelopmentDefault(shape, result.data);
+    if (refused.length) throw new ConfigError(refused.map(productionSecretProblem));
   }
   return Object.freeze(result.data);
 }

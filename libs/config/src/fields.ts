@@ -21,6 +21,12 @@ const absoluteUrl = () =>
 export const envUrl = (defaultValue: string) => absoluteUrl().default(defaultValue);
 export const envOptionalUrl = () => absoluteUrl().optional();
 
+/** A PostgreSQL connection URL: node-postgres reads only the postgres:// and postgresql:// forms. */
+export const envPostgresUrl = (defaultValue: string) =>
+  absoluteUrl()
+    .refine((value) => /^postgres(ql)?:\/\//i.test(value), 'must start with postgres:// or postgresql://')
+    .default(defaultValue);
+
 export const envBool = (defaultValue: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'], {

@@ -7,8 +7,9 @@ export {
   envOptionalString,
   envOptionalUrl,
   envPort,
+  envPostgresUrl,
   envString,
   envUrl,
 } from './fields';
 export { databaseShape, publicUrlShape, redisShape, runtimeShape, storageShape } from './shared-shapes';
-export { assertProductionSecret } from './production-secrets';
+export { envSecret, secretsAtDevelopmentDefault, warnAboutDevelopmentSecrets } from './production-secrets';

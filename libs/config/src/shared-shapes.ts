@@ -1,13 +1,28 @@
-import { envBool, envEnum, envOptionalString, envOptionalUrl, envString, envUrl } from './fields';
+import {
+  envBool,
+  envEnum,
+  envInt,
+  envOptionalString,
+  envOptionalUrl,
+  envPostgresUrl,
+  envString,
+  envUrl,
+} from './fields';
+import { envSecret } from './production-secrets';
 
 /** Variables every service reads. */
 export const runtimeShape = {
   NODE_ENV: envEnum(['development', 'production', 'test'], 'development'),
   LOG_LEVEL: envEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  /**
+   * How long a service keeps retrying (with backoff) a Postgres or Redis it cannot reach at start before it
+   * exits naming the variable: containers often start before their database; 0 tries once.
+   */
+  STARTUP_RETRY_SECONDS: envInt(60, 0, 3600),
 };
 
 export const databaseShape = {
-  DATABASE_URL: envUrl('postgres://postgres@127.0.0.1:5432/pfs'),
+  DATABASE_URL: envPostgresUrl('postgres://postgres@127.0.0.1:5432/pfs'),
 };
 
 export const redisShape = {
@@ -19,7 +34,7 @@ export const redisShape = {
 export const publicUrlShape = {
   BASE_URL: envUrl('http://127.0.0.1:3000'),
   AUTH_URL: envUrl('http://127.0.0.1:3001'),
-  /** Where export files are served; by default the API serves them itself under /export-files. */
+  /** Where export files are served; by default the API serves them itself under BASE_URL + /export-files. */
   EXPORT_URL: envUrl('http://127.0.0.1:3000/export-files'),
 };
 
@@ -34,5 +49,5 @@ export const storageShape = {
   S3_SECRET_ACCESS_KEY: envOptionalString(),
   S3_FORCE_PATH_STYLE: envBool(true),
   /** Signs the filesystem driver's download links (HS256); the API and the worker must share it. */
-  EXPORT_LINK_SECRET: envString('development-export-link-secret'),
+  EXPORT_LINK_SECRET: envSecret('development-export-link-secret'),
 };

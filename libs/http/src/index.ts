@@ -9,3 +9,5 @@ export { setRequestIdentity } from './request-identity';
 export type { RequestIdentity } from './request-identity';
 export { runService } from './service-lifecycle';
 export type { ServiceLifecycle } from './service-lifecycle';
+export { retryAtStartup, storeStartup } from './startup-retry';
+export type { StartupRetryOptions } from './startup-retry';

@@ -21,3 +21,12 @@ export function capturingLogger(name = 'test'): { logger: Logger; lines: Array<R
   });
   return { logger, lines };
 }
+export {
+  READINESS_PATH,
+  freePort,
+  startNodeProcess,
+  startTcpForwarder,
+  waitForHealthy,
+  waitForOutput,
+} from './service-process';
+export type { ServiceProcess } from './service-process';

@@ -5,6 +5,7 @@ import {
   envInt,
   envOptionalString,
   envPort,
+  envSecret,
   envString,
   publicUrlShape,
   redisShape,
@@ -13,7 +14,7 @@ import {
 } from '@pfs/config';
 import { z } from 'zod';
 
-/** Signs Service-Modified values and cursors; refused in production (see assertProductionSecret in main). */
+/** Signs Service-Modified values and cursors; the config schema refuses it in production (envSecret). */
 export const SYNC_TOKEN_SECRET_DEV_DEFAULT = 'development-only-sync-token-secret';
 
 const optionalBool = z
@@ -34,10 +35,10 @@ export const apiConfigShape = {
   RATE_LIMIT_LIMIT: envInt(1000, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: envInt(60, 1, 86_400),
   /** Secret signing Service-Modified values and pagination cursors (at least 16 characters). */
-  SYNC_TOKEN_SECRET: z
-    .string()
-    .min(16, 'must be at least 16 characters')
-    .default(SYNC_TOKEN_SECRET_DEV_DEFAULT),
+  SYNC_TOKEN_SECRET: envSecret(
+    SYNC_TOKEN_SECRET_DEV_DEFAULT,
+    z.string().min(16, 'must be at least 16 characters'),
+  ),
   /** Refuse plain HTTP; default true when NODE_ENV=production, false otherwise. */
   REQUIRE_HTTPS: optionalBool,
   /** Serve TLS directly when both are set (PEM files); otherwise a proxy terminates TLS. */

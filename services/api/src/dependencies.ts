@@ -1,11 +1,12 @@
-import { assertProductionSecret } from '@pfs/config';
+import { warnAboutDevelopmentSecrets } from '@pfs/config';
+import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { RequestGate, ResourceApi, UserProfileCache } from '@pfs/resource-api';
 import { closeRedis, openRedis, Redis } from '@pfs/redis';
 import { openDatabase, resourceEntities, resourceMigrations, UserRepository } from '@pfs/resource-store';
 import { createStorage, ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
-import { ApiConfig, SYNC_TOKEN_SECRET_DEV_DEFAULT } from './config';
+import { ApiConfig, apiConfigShape } from './config';
 import { RateBook } from './modules/currencies/rate-book';
 import { createExportQueue, ExportQueue } from './modules/exports/export-queue';
 
@@ -32,30 +33,31 @@ export interface ApiDependencies {
 
 /** Connects to Postgres and Redis (failing fast with the reason), migrates the resource schema, wires repositories. */
 export async function createApiDependencies(config: ApiConfig, logger: Logger): Promise<ApiDependencies> {
-  assertProductionSecret({
-    name: 'SYNC_TOKEN_SECRET',
-    value: config.SYNC_TOKEN_SECRET,
-    developmentDefault: SYNC_TOKEN_SECRET_DEV_DEFAULT,
-    nodeEnv: config.NODE_ENV,
-    warn: (message) => logger.warn(message),
-  });
-  const dataSource = await openDatabase({
-    url: config.DATABASE_URL,
-    migrationSets: [resourceMigrations],
-    entities: resourceEntities,
-    applicationName: 'pfs-api',
-    onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
-  });
+  warnAboutDevelopmentSecrets(apiConfigShape, config, (message) => logger.warn(message));
+  const stores = storeStartup(config.STARTUP_RETRY_SECONDS, (message) => logger.warn(message));
+  const dataSource = await stores.postgres(() =>
+    openDatabase({
+      url: config.DATABASE_URL,
+      migrationSets: [resourceMigrations],
+      entities: resourceEntities,
+      applicationName: 'pfs-api',
+      onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
+    }),
+  );
   const rates = await new RateBook(dataSource, logger).load({ warm: config.NODE_ENV !== 'test' });
   // Auto-pipelined: the gate checks of requests that arrive together share one Redis write and read.
-  const redis = await openRedis({
-    url: config.REDIS_URL,
-    keyPrefix: config.REDIS_KEY_PREFIX,
-    autoPipelining: true,
-  }).catch(async (error) => {
-    await dataSource.destroy();
-    throw error;
-  });
+  const redis = await stores
+    .redis(() =>
+      openRedis({
+        url: config.REDIS_URL,
+        keyPrefix: config.REDIS_KEY_PREFIX,
+        autoPipelining: true,
+      }),
+    )
+    .catch(async (error) => {
+      await dataSource.destroy();
+      throw error;
+    });
   const exportQueue = createExportQueue(config);
   return {
     config,

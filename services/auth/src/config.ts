@@ -4,6 +4,7 @@ import {
   defineConfig,
   envInt,
   envPort,
+  envSecret,
   envString,
   publicUrlShape,
   redisShape,
@@ -11,14 +12,16 @@ import {
 } from '@pfs/config';
 import { z } from 'zod';
 
-/** Development default of the TOTP-secret key; refused in production by `assertProductionSecret`. */
+/** Development default of the TOTP-secret key; the config schema refuses it in production (envSecret). */
 export const DEVELOPMENT_OTP_KEY = 'ZGV2LW9ubHktb3RwLWtleS1jaGFuZ2UtbWUtMzJieXQ';
 
 /** 32 bytes, base64 or base64url: the AES-256-GCM key that encrypts TOTP secrets at rest. */
-const otpKeyField = z
-  .string()
-  .refine((value) => Buffer.from(value, 'base64url').length === 32, 'must be 32 bytes, base64url-encoded')
-  .default(DEVELOPMENT_OTP_KEY);
+const otpKeyField = envSecret(
+  DEVELOPMENT_OTP_KEY,
+  z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64url').length === 32, 'must be 32 bytes, base64url-encoded'),
+);
 
 export const authConfigShape = {
   ...runtimeShape,

@@ -1,10 +1,11 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
-import { assertProductionSecret } from '@pfs/config';
+import { warnAboutDevelopmentSecrets } from '@pfs/config';
+import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { closeRedis, openRedis, Redis } from '@pfs/redis';
 import { openDatabase, resourceEntities, resourceMigrations, UserRepository } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
-import { AuthConfig, DEVELOPMENT_OTP_KEY } from './config';
+import { AuthConfig, authConfigShape } from './config';
 import { authEntities } from './entities';
 import { authMigrations } from './migrations';
 import { createOAuthServer } from './oauth/oauth-server';
@@ -69,26 +70,23 @@ export const allMigrationSets = [resourceMigrations, authMigrations];
 
 /** Connects to Postgres and Redis (failing fast with the reason), migrates, and wires repositories. */
 export async function createAuthDependencies(config: AuthConfig, logger: Logger): Promise<AuthDependencies> {
-  assertProductionSecret({
-    name: 'AUTH_OTP_ENCRYPTION_KEY',
-    value: config.AUTH_OTP_ENCRYPTION_KEY,
-    developmentDefault: DEVELOPMENT_OTP_KEY,
-    nodeEnv: config.NODE_ENV,
-    warn: (message) => logger.warn(message),
-  });
-  const dataSource = await openDatabase({
-    url: config.DATABASE_URL,
-    migrationSets: allMigrationSets,
-    entities: [...resourceEntities, ...authEntities],
-    applicationName: 'pfs-auth',
-    onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
-  });
-  const redis = await openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }).catch(
-    async (error) => {
+  warnAboutDevelopmentSecrets(authConfigShape, config, (message) => logger.warn(message));
+  const stores = storeStartup(config.STARTUP_RETRY_SECONDS, (message) => logger.warn(message));
+  const dataSource = await stores.postgres(() =>
+    openDatabase({
+      url: config.DATABASE_URL,
+      migrationSets: allMigrationSets,
+      entities: [...resourceEntities, ...authEntities],
+      applicationName: 'pfs-auth',
+      onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
+    }),
+  );
+  const redis = await stores
+    .redis(() => openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }))
+    .catch(async (error) => {
       await dataSource.destroy();
       throw error;
-    },
-  );
+    });
   const clients = new ClientRepository(dataSource);
   const grants = new GrantRepository(dataSource);
   const codes = new AuthorizationCodeRepository(dataSource);

@@ -1,3 +1,4 @@
+import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { closeRedis, openRedis, Redis } from '@pfs/redis';
 import {
@@ -29,19 +30,22 @@ export async function createWorkerDependencies(
 ): Promise<WorkerDependencies> {
   // Built first: a push misconfiguration stops the worker before it opens any connection.
   const providers = createPushProviders(config);
-  const dataSource = await openDatabase({
-    url: config.DATABASE_URL,
-    migrationSets: [resourceMigrations],
-    entities: resourceEntities,
-    applicationName: 'pfs-export-worker',
-    onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
-  });
-  const redis = await openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }).catch(
-    async (error) => {
+  const stores = storeStartup(config.STARTUP_RETRY_SECONDS, (message) => logger.warn(message));
+  const dataSource = await stores.postgres(() =>
+    openDatabase({
+      url: config.DATABASE_URL,
+      migrationSets: [resourceMigrations],
+      entities: resourceEntities,
+      applicationName: 'pfs-export-worker',
+      onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
+    }),
+  );
+  const redis = await stores
+    .redis(() => openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }))
+    .catch(async (error) => {
       await dataSource.destroy();
       throw error;
-    },
-  );
+    });
   const mailer = createMailer(config.SMTP_URL, config.SMTP_FROM);
   const pushTokens = new PushTokenRepository(dataSource);
   return {

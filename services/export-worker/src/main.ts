@@ -1,9 +1,9 @@
-import { assertProductionSecret } from '@pfs/config';
+import { warnAboutDevelopmentSecrets } from '@pfs/config';
 import { runService, startHttpServer, RunningHttpServer } from '@pfs/http';
 import { createLogger } from '@pfs/logger';
 import type { Worker } from 'bullmq';
 import { buildWorkerApp } from './app';
-import { loadWorkerConfig } from './config';
+import { loadWorkerConfig, workerConfigShape } from './config';
 import { createWorkerDependencies, WorkerDependencies } from './dependencies';
 import { handleExportJob } from './processors/handle-export-job';
 import { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
@@ -19,13 +19,7 @@ async function main() {
     process.exit(1);
   }
   const logger = createLogger({ name: 'export-worker', level: config.LOG_LEVEL });
-  assertProductionSecret({
-    name: 'EXPORT_LINK_SECRET',
-    value: config.EXPORT_LINK_SECRET,
-    developmentDefault: 'development-export-link-secret',
-    nodeEnv: config.NODE_ENV,
-    warn: (message) => logger.warn(message),
-  });
+  warnAboutDevelopmentSecrets(workerConfigShape, config, (message) => logger.warn(message));
   let deps: WorkerDependencies | undefined;
   let worker: Worker | undefined;
   let enqueuer: ReturnType<typeof createExportEnqueuer> | undefined;

@@ -66,7 +66,11 @@ describe.each(services)('$name process', ({ name, portVariable }) => {
   });
 
   it('when Redis cannot be reached at start, then it exits 1 saying so', async () => {
-    const started = startService(name, { [portVariable]: '0', REDIS_URL: 'redis://127.0.0.1:1/0' });
+    const started = startService(name, {
+      [portVariable]: '0',
+      REDIS_URL: 'redis://127.0.0.1:1/0',
+      STARTUP_RETRY_SECONDS: '0',
+    });
     const { code } = await started.exited;
     expect(code).toBe(1);
     expect(started.output()).toMatch(new RegExp(`${name} failed to start: .*(Redis|ECONNREFUSED)`));

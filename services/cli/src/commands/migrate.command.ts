@@ -1,10 +1,16 @@
 import { allMigrationSets } from '@pfs/auth';
+import { storeStartup } from '@pfs/http';
 import { ensureDatabase, runMigrations } from '@pfs/resource-store';
 import type { CliConfig } from '../cli-context';
 
-/** `migrate`: creates the database if needed and applies every pending migration. */
+/**
+ * `migrate`: creates the database if needed and applies every pending migration. Waits for Postgres up to
+ * STARTUP_RETRY_SECONDS, since a deploy's migration job usually starts alongside its database.
+ */
 export async function migrateCommand(config: CliConfig): Promise<unknown> {
-  await ensureDatabase(config.DATABASE_URL);
+  await storeStartup(config.STARTUP_RETRY_SECONDS, () => undefined).postgres(() =>
+    ensureDatabase(config.DATABASE_URL),
+  );
   const applied = await runMigrations(config.DATABASE_URL, allMigrationSets);
   return { applied };
 }

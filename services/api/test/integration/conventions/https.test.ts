@@ -43,7 +43,13 @@ describe('HTTPS', () => {
   });
 
   it('when REQUIRE_HTTPS is unset, then production requires it and development does not', () => {
-    const base = { ...process.env, REQUIRE_HTTPS: '' };
+    // Production refuses development secrets, so this environment sets them.
+    const base = {
+      ...process.env,
+      REQUIRE_HTTPS: '',
+      SYNC_TOKEN_SECRET: 'a-long-enough-sync-secret',
+      EXPORT_LINK_SECRET: 'an-export-link-secret',
+    };
     expect(isHttpsRequired(loadApiConfig({ ...base, NODE_ENV: 'production' }))).toBe(true);
     expect(isHttpsRequired(loadApiConfig({ ...base, NODE_ENV: 'development' }))).toBe(false);
     expect(isHttpsRequired(loadApiConfig({ ...base, NODE_ENV: 'production', REQUIRE_HTTPS: 'false' }))).toBe(
