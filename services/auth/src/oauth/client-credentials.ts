@@ -1,16 +1,34 @@
 import { hashToken } from '@pfs/contracts';
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
 
-/** `Authorization: Basic base64(client_id:client_secret)` (RFC 6749 §2.3.1), or undefined. */
-export function readBasicCredentials(req: Request): { id: string; secret: string } | undefined {
+export interface ClientCredentials {
+  id: string;
+  secret: string;
+}
+
+/** `Authorization: Basic base64(client_id:client_secret)` as sent, without any decoding, or undefined. */
+export function readBasicCredentials(req: Request): ClientCredentials | undefined {
   const match = /^basic ([A-Za-z0-9+/=]+)$/i.exec(req.get('authorization') ?? '');
   if (!match) return undefined;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const separator = decoded.indexOf(':');
   if (separator <= 0) return undefined;
   return { id: decoded.slice(0, separator), secret: decoded.slice(separator + 1) };
+}
+
+/**
+ * application/x-www-form-urlencoded decoding of one value (`+` is a space), or undefined when malformed or
+ * when it decodes to a NUL, which no id or secret holds (and Postgres refuses in a query).
+ */
+function formDecode(value: string): string | undefined {
+  try {
+    const decoded = decodeURIComponent(value.replace(/\+/g, ' '));
+    return decoded.includes('\u0000') ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Compares the secret's hash with the stored one in constant time. */
@@ -20,12 +38,59 @@ export function isClientSecret(client: OAuthClientRecord, secret: string): boole
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
 
-/** The client named by valid Basic credentials, or undefined. */
+async function authenticates(clients: ClientRepository, credentials: ClientCredentials) {
+  const client = await clients.findById(credentials.id);
+  return client && isClientSecret(client, credentials.secret) ? client : undefined;
+}
+
+/**
+ * RFC 6749 §2.3.1: the client form-urlencodes its id and secret before Basic encoding them (oauth4webapi,
+ * openid-client, Spring and Authlib always do: `-` → `%2D`, `_` → `%5F`, space → `+`), while many older
+ * clients send them plain. Both readings are tried against the stored secret; a secret only matches its own
+ * hash, so a plain secret that literally holds `%` or `+` still works and the two can never be confused.
+ * The matching reading (the plain one first), or undefined.
+ */
+export async function authenticateBasicCredentials(
+  clients: ClientRepository,
+  req: Request,
+): Promise<{ client: OAuthClientRecord; credentials: ClientCredentials; formEncoded: boolean } | undefined> {
+  const plain = readBasicCredentials(req);
+  if (!plain) return undefined;
+  const decodedId = formDecode(plain.id);
+  const decodedSecret = formDecode(plain.secret);
+  const readings = [plain];
+  if (decodedId !== undefined && decodedSecret !== undefined) {
+    const decoded = { id: decodedId, secret: decodedSecret };
+    if (decoded.id !== plain.id || decoded.secret !== plain.secret) readings.push(decoded);
+  }
+  for (const credentials of readings) {
+    const client = await authenticates(clients, credentials);
+    if (client) return { client, credentials, formEncoded: credentials !== plain };
+  }
+  return undefined;
+}
+
+/** The client named by valid Basic credentials (form-encoded or plain), or undefined. */
 export async function findBasicAuthenticatedClient(
   clients: ClientRepository,
   req: Request,
 ): Promise<OAuthClientRecord | undefined> {
-  const credentials = readBasicCredentials(req);
-  const client = credentials ? await clients.findById(credentials.id) : undefined;
-  return client && isClientSecret(client, credentials!.secret) ? client : undefined;
+  return (await authenticateBasicCredentials(clients, req))?.client;
+}
+
+/**
+ * Rewrites form-encoded Basic credentials to their plain reading when (and only when) that is the reading
+ * that authenticates, so our checks and the OAuth library, which reads the header itself and does not
+ * decode, see the credentials the client meant. Anything else passes through untouched.
+ */
+export function decodeFormEncodedBasic(clients: ClientRepository): RequestHandler {
+  return async (req, _res, next) => {
+    // A store failure here is left to the route, which meets the same failure and answers it as it always has.
+    const matched = await authenticateBasicCredentials(clients, req).catch(() => undefined);
+    if (matched?.formEncoded) {
+      const { id, secret } = matched.credentials;
+      req.headers.authorization = `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;
+    }
+    next();
+  };
 }

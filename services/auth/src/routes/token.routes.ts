@@ -4,6 +4,7 @@ import { setRequestIdentity } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { Request, RequestHandler, Response, Router } from 'express';
 import { parseForm } from '../web/form';
+import { decodeFormEncodedBasic } from '../oauth/client-credentials';
 import { newOAuthResponse, sendOAuthResponse, toOAuthRequest } from '../oauth/express-adapter';
 import { TokenEndpointError } from '../oauth/token-endpoint-error';
 import { checkTokenRequest, TokenRequestCheckDependencies } from '../oauth/token-request-checks';
@@ -66,7 +67,7 @@ const parseTokenForm: RequestHandler = (req, res, next) =>
 /** `POST /oauth2/token`: our checks (throttling, repeated parameters, refresh scope, two-factor), then the library. */
 export function tokenRoutes(deps: TokenRoutesDependencies): Router {
   const router = Router();
-  router.post('/oauth2/token', parseTokenForm, async (req: Request, res: Response) => {
+  router.post('/oauth2/token', parseTokenForm, decodeFormEncodedBasic(deps.checks.clients), async (req: Request, res: Response) => {
     const response = newOAuthResponse();
     let clientId: string | undefined;
     try {
