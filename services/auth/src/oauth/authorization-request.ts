@@ -41,6 +41,21 @@ export type AuthorizationCheck =
 
 type Input = Record<string, unknown>;
 
+/** RFC 6749 Appendix A.5: state = 1*VSCHAR. The OAuth library refuses anything else, without the state. */
+const VSCHAR = /^[\x20-\x7e]+$/;
+
+/**
+ * The state to send back on every redirect, errors included (the spec: "error and state (if sent)"): cut to
+ * 255 characters; a repeated state gives its first value, so the invalid_request for it still carries one.
+ */
+function sentState(raw: unknown): string | undefined {
+  const value = Array.isArray(raw) ? raw.find((item) => typeof item === 'string' && item !== '') : raw;
+  // Characters, not UTF-16 units: a cut must not split a surrogate pair.
+  return typeof value === 'string' && value !== ''
+    ? Array.from(value).slice(0, MAX_STATE_LENGTH).join('')
+    : undefined;
+}
+
 function single(input: Input, name: string): string | undefined {
   const value = input[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -92,9 +107,7 @@ export async function checkAuthorizationRequest(
   const resolved = await resolveClientAndRedirect(input, clients);
   if ('problem' in resolved) return { outcome: 'error-page', message: resolved.problem as string };
   const { client, redirectUri } = resolved;
-  const rawState = input.state;
-  const state =
-    typeof rawState === 'string' && rawState !== '' ? rawState.slice(0, MAX_STATE_LENGTH) : undefined;
+  const state = sentState(input.state);
   const inFragment = input.response_type === 'token';
   const fail = (error: string, description: string): AuthorizationCheck => ({
     outcome: 'redirect-error',
@@ -107,6 +120,9 @@ export async function checkAuthorizationRequest(
 
   const repeated = PARAMETERS.find((name) => Array.isArray(input[name]));
   if (repeated) return fail('invalid_request', `The parameter ${repeated} is repeated.`);
+  if (state !== undefined && !VSCHAR.test(state)) {
+    return fail('invalid_request', 'state must be printable ASCII (RFC 6749 VSCHAR, %x20-7E).');
+  }
 
   const responseType = single(input, 'response_type');
   if (!responseType) return fail('invalid_request', 'Missing parameter: response_type.');
