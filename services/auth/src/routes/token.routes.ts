@@ -67,48 +67,53 @@ const parseTokenForm: RequestHandler = (req, res, next) =>
 /** `POST /oauth2/token`: our checks (throttling, repeated parameters, refresh scope, two-factor), then the library. */
 export function tokenRoutes(deps: TokenRoutesDependencies): Router {
   const router = Router();
-  router.post('/oauth2/token', parseTokenForm, decodeFormEncodedBasic(deps.checks.clients), async (req: Request, res: Response) => {
-    const response = newOAuthResponse();
-    let clientId: string | undefined;
-    try {
-      clientId = await checkTokenRequest(deps.checks, req);
-      if (clientId) setRequestIdentity(res, { clientId });
-      const token = await deps.oauth.token(toOAuthRequest(req), response);
-      setRequestIdentity(res, { userId: String(token.user.id), clientId: token.client.id });
-      shapeSuccess(req, response, deps.accessTokenTtlSeconds);
-    } catch (error) {
-      if (error instanceof TokenEndpointError) {
-        response.status = error.status;
-        response.body = { error: error.error, error_description: error.description };
-        for (const [name, value] of Object.entries(error.headers)) response.set(name, value);
-      } else if (error instanceof OAuthError) {
-        // The library throws its request-shape errors (method, content type) before writing the response.
-        if (!(response.body as { error?: string } | undefined)?.error) {
-          response.status = error.code;
-          response.body = { error: error.name, error_description: error.message };
+  router.post(
+    '/oauth2/token',
+    parseTokenForm,
+    decodeFormEncodedBasic(deps.checks.clients),
+    async (req: Request, res: Response) => {
+      const response = newOAuthResponse();
+      let clientId: string | undefined;
+      try {
+        clientId = await checkTokenRequest(deps.checks, req);
+        if (clientId) setRequestIdentity(res, { clientId });
+        const token = await deps.oauth.token(toOAuthRequest(req), response);
+        setRequestIdentity(res, { userId: String(token.user.id), clientId: token.client.id });
+        shapeSuccess(req, response, deps.accessTokenTtlSeconds);
+      } catch (error) {
+        if (error instanceof TokenEndpointError) {
+          response.status = error.status;
+          response.body = { error: error.error, error_description: error.description };
+          for (const [name, value] of Object.entries(error.headers)) response.set(name, value);
+        } else if (error instanceof OAuthError) {
+          // The library throws its request-shape errors (method, content type) before writing the response.
+          if (!(response.body as { error?: string } | undefined)?.error) {
+            response.status = error.code;
+            response.body = { error: error.name, error_description: error.message };
+          }
+          adaptError(response);
+          if (error.name === 'server_error') {
+            // The library wraps our failures (a database error…) and would show their message: log it, say little.
+            deps.logger.error(
+              { err: (error as { inner?: unknown }).inner ?? error, requestId: req.id },
+              'token request failed',
+            );
+            response.status = 500;
+            response.body = {
+              error: 'server_error',
+              error_description: 'The server could not complete the request.',
+            };
+          }
+          const body = response.body as { error?: string };
+          if (clientId && (body.error === 'invalid_grant' || body.error === 'invalid_client')) {
+            await deps.limiter.hit(`token-client:${clientId}`, deps.checks.maxFailuresPerClient);
+          }
+        } else {
+          throw error;
         }
-        adaptError(response);
-        if (error.name === 'server_error') {
-          // The library wraps our failures (a database error…) and would show their message: log it, say little.
-          deps.logger.error(
-            { err: (error as { inner?: unknown }).inner ?? error, requestId: req.id },
-            'token request failed',
-          );
-          response.status = 500;
-          response.body = {
-            error: 'server_error',
-            error_description: 'The server could not complete the request.',
-          };
-        }
-        const body = response.body as { error?: string };
-        if (clientId && (body.error === 'invalid_grant' || body.error === 'invalid_client')) {
-          await deps.limiter.hit(`token-client:${clientId}`, deps.checks.maxFailuresPerClient);
-        }
-      } else {
-        throw error;
       }
-    }
-    sendOAuthResponse(res, response);
-  });
+      sendOAuthResponse(res, response);
+    },
+  );
   return router;
 }

@@ -1,3 +1,4 @@
+/* global fetch, Headers -- Node 20 has them */
 // A real third-party OAuth client (oauth4webapi, ESM-only, so it runs in its own Node process; Jest here
 // is CommonJS). It exchanges a code, refreshes, and revokes the way the library always does: client_id and
 // client_secret form-urlencoded inside HTTP Basic (RFC 6749 §2.3.1). Input: one JSON argument; output: one
