@@ -68,6 +68,8 @@ export interface DailyTotal {
   count: number;
   /** With `groupBy`: the tag or category the total belongs to (null: entries without a category). */
   group?: string | null;
+  /** The latest `modified` of the entries in the total: what a sums row reports as its own. */
+  modified: Date;
 }
 
 /**
@@ -95,7 +97,8 @@ export async function sumEntriesByDay(
   const rows: DailyTotal[] = await source.query(
     `SELECT to_char(t.date, 'YYYY-MM-DD') AS date, t.currency,
               CASE WHEN t.amount < 0 THEN 'expense' ELSE 'income' END AS kind,
-              sum(t.amount)::text AS total, count(*)::int AS count, ${group} AS "group"
+              sum(t.amount)::text AS total, count(*)::int AS count, ${group} AS "group",
+              max(t.modified_at) AS modified
        FROM entries t ${join} WHERE ${where.join(' AND ')}
        GROUP BY 1, 2, 3, 6 ORDER BY 1, 2, 3, 6`,
     params.values,

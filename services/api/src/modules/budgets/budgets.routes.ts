@@ -18,6 +18,7 @@ import { ratesReady } from '../currencies/rate-book';
 import { DATE_RULE, isValidDate } from '../entries/entry-draft';
 import { idempotentPost } from '../entries/idempotency';
 import { budgetHistory } from './budget-history.use-case';
+import { withRecurrence } from './budget-legacy-shape';
 import { listBudgetIterations } from './budget-list.use-case';
 import { updateBudgetTail } from './budget-tail.use-case';
 import { type BudgetUser, currentIteration, todayUtc, viewBudgets } from './budget-views.use-case';
@@ -60,11 +61,24 @@ function readRange(query: Record<string, unknown>, fromRequired: boolean) {
   return { from, to };
 }
 
+/**
+ * The list range. Half the clients in use list budgets with `to` only or with no dates (docs/budgets.md):
+ * a missing date defaults to the other one, and with neither the range is today (UTC, as for one budget),
+ * so each budget comes at the iteration holding that day.
+ */
+function readListRange(query: Record<string, unknown>): { from: string; to: string } {
+  const given = { from: readDate(query, 'from', false), to: readDate(query, 'to', false) };
+  const from = given.from ?? given.to ?? todayUtc();
+  const to = given.to ?? from;
+  if (to < from) throw inputError([{ field: 'to', error: 'must not be before from' }]);
+  return { from, to };
+}
+
 function readListFilters(req: Request): BudgetListFilters {
   const query = req.query as Record<string, unknown>;
-  const { from, to } = readRange(query, true);
+  const { from, to } = readListRange(query);
   return {
-    from: from!,
+    from,
     to,
     categories: parseListParam(query, 'categories', isResourceId),
     tags: parseListParam(query, 'tags', isResourceId),
@@ -159,7 +173,7 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
 
   router.post('/budgets', requireScope('budgets:rw'), async (req, res) => {
     await idempotent(req, res, async () => {
-      const state = await parseCreateBody(api.schemas, 'budgets', req.body);
+      const state = await parseCreateBody(api.schemas, 'budgets', withRecurrence(req.body));
       const created = await createBudget(budgets, userIdOf(req), state);
       return { status: 201, headers: { Location: `${deps.config.BASE_URL}/budgets/${created.id}` } };
     });
@@ -177,7 +191,6 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
     }
     const user = await userOf(req);
     const clientModified = readClientModified(req.body);
-    const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('budgets', req.body);
     // The 409 body needs figures, which need a query: presented up front for the rare conflict.
     const current = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
     if (!current) throw notFound('Budget', String(req.params.id));
@@ -189,8 +202,13 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
       id: current.id,
       clientModified,
       intended: (edited: Snapshot) => {
-        if (mode === 'put') return body;
-        const patched = applyMergePatch(edited, { ...(req.body as object), modified: undefined });
+        // Legacy fields and an omitted recurrence apply to the recurrence the client edited.
+        const sent = withRecurrence(req.body, edited.recurrence);
+        if (mode === 'put') {
+          const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('budgets', sent);
+          return body;
+        }
+        const patched = applyMergePatch(edited, { ...(sent as object), modified: undefined });
         const { modified: _m, ...state } = api.schemas.normalizeUpdate('budgets', patched);
         return state;
       },

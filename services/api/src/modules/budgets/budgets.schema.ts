@@ -1,4 +1,4 @@
-import type { ResourceSchema } from '@pfs/resource-api';
+import { createSchemaOf, type JsonSchema, type ResourceSchema, updateSchemaOf } from '@pfs/resource-api';
 import { BUDGET_FREQUENCIES, BUDGET_STATUSES, BUDGET_TYPES } from '@pfs/resource-store';
 
 const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' };
@@ -9,10 +9,9 @@ const figure = { type: 'number', readOnly: true };
 
 const listQuery = {
   type: 'object',
-  required: ['from', 'to'],
   properties: {
-    from: date,
-    to: date,
+    from: { ...date, description: 'Default: `to`, or today (UTC) when neither is given.' },
+    to: { ...date, description: 'Default: `from`, or today (UTC) when neither is given.' },
     page: { type: 'integer', minimum: 0, default: 0 },
     per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
     since: { type: 'string', description: 'A Service-Modified value of this endpoint.' },
@@ -82,8 +81,8 @@ export const budgetsSchema: ResourceSchema = {
     '!accounts': ids,
     from: { ...date, readOnly: true },
     to: { ...date, readOnly: true },
-    amount: figure,
-    planned: figure,
+    amount: { ...figure, minimum: 0 },
+    planned: { ...figure, minimum: 0 },
     limit_planned: figure,
     history_amount_median: figure,
     problem: { type: 'object', readOnly: true },
@@ -150,16 +149,43 @@ export const budgetsSchema: ResourceSchema = {
       rel: 'history',
       href: '/budgets/{id}/history',
       method: 'GET',
-      title: 'Past iterations of a budget',
+      title: 'Past iterations of a budget, newest first',
       scope: 'budgets:r',
       hrefSchema: {
         type: 'object',
         required: ['to'],
         properties: {
-          from: date,
+          from: { ...date, description: 'Default: the budget start.' },
           to: date,
-          page: { type: 'integer', minimum: 0 },
-          per_page: { type: 'integer', minimum: 10, maximum: 500 },
+          page: { type: 'integer', minimum: 0, default: 0 },
+          per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
+        },
+      },
+      target: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['budget_id', 'from', 'to', 'iteration', 'limit', 'currency', 'amount', 'planned'],
+          properties: {
+            budget_id: { type: 'string' },
+            from: date,
+            to: date,
+            iteration: { type: 'integer', minimum: 0 },
+            limit: { type: 'number' },
+            currency: {
+              type: 'object',
+              properties: {
+                code: { type: 'string' },
+                rate: { type: 'number' },
+                main_rate: { type: 'number' },
+                fixed: { type: 'boolean' },
+              },
+            },
+            limit_planned: { type: 'number' },
+            amount: { type: 'number', minimum: 0 },
+            planned: { type: 'number', minimum: 0 },
+            rollover_amount: { type: 'number' },
+          },
         },
       },
     },
@@ -189,3 +215,37 @@ export const budgetsSchema: ResourceSchema = {
     },
   ],
 };
+
+/** Toshl's pre-`recurrence` fields, still required by its published budget schemas (budget-legacy-shape.ts). */
+const legacyShape: Record<string, JsonSchema> = {
+  start: { ...date, description: 'Legacy shape: recurrence.start.' },
+  period: {
+    type: ['string', 'integer'],
+    description: 'Legacy shape: a frequency (monthly, or month) or a whole number (the interval).',
+  },
+  frequency: {
+    type: ['string', 'integer'],
+    description: 'Legacy shape: a frequency (monthly, or month) or a whole number (the interval).',
+  },
+  end: { ...date, description: 'Legacy shape: recurrence.end.' },
+  interval: { type: 'integer', minimum: 1, maximum: 127, description: 'Legacy shape: recurrence.interval.' },
+};
+
+/**
+ * What a budget write may send, as published: `recurrence`, or the legacy shape in its place (a create
+ * needs one of them; a PUT without either keeps the stored recurrence).
+ */
+function writeBody(base: JsonSchema, forUpdate: boolean): JsonSchema {
+  const required = (base.required as string[]).filter((name) => name !== 'recurrence');
+  return {
+    ...base,
+    required,
+    properties: { ...(base.properties as object), ...legacyShape },
+    ...(forUpdate ? {} : { anyOf: [{ required: ['recurrence'] }, { required: ['start'] }] }),
+  };
+}
+
+for (const link of budgetsSchema.links) {
+  if (link.rel === 'create') link.submission = writeBody(createSchemaOf(budgetsSchema), false);
+  if (link.rel === 'update') link.submission = writeBody(updateSchemaOf(budgetsSchema), true);
+}

@@ -1,8 +1,9 @@
 import { inputError, notFound } from '@pfs/errors';
-import { amountToJson, type CustomRate, findUserCrossRate } from '@pfs/money';
+import { type CustomRate, findUserCrossRate } from '@pfs/money';
 import {
   applyMergePatch,
   parseCreateBody,
+  parsePageParams,
   readClientModified,
   requireScope,
   userIdOf,
@@ -24,6 +25,7 @@ import { idempotentPost } from './idempotency';
 import { ledgerDepsOf } from './ledger-deps-of';
 import { manageEntries, readManageRequest } from './manage-entries.use-case';
 import { SumRange, sumEntries } from './sum-entries.use-case';
+import { presentSumsRow } from './sums.presenter';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
 import { deleteSeriesEntry } from './repeat-delete.use-case';
 import { updateSeriesEntry } from './repeat-edit.use-case';
@@ -127,6 +129,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       throw inputError([{ field: 'range', error: 'must be one of day, week, month' }]);
     if (typeof req.query.currency !== 'string')
       throw inputError([{ field: 'currency', error: 'is required' }]);
+    const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
     const userId = userIdOf(req);
     const { customRates } = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
     const sums = await sumEntries(ledger, userId, {
@@ -135,12 +138,10 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       range,
       customRates,
     });
-    const body = sums.map((period) => ({
-      day: period.day,
-      expenses: { sum: amountToJson(period.expenses.sum), count: period.expenses.count },
-      incomes: { sum: amountToJson(period.incomes.sum), count: period.incomes.count },
-    }));
-    api.respond.sendObject(req, res, 'entries', body);
+    const body = sums
+      .slice(page * perPage, (page + 1) * perPage)
+      .map((period) => ({ day: period.day, ...presentSumsRow(period) }));
+    api.respond.sendOffsetPage(req, res, 'entries', { page, perPage, total: sums.length, body });
   });
 
   timelineRoute(router, deps, presenterFor);

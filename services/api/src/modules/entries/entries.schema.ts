@@ -80,6 +80,42 @@ export const entryListQuery: JsonSchema = {
   },
 };
 
+/**
+ * The list query of the computed lists (sums, timeline): paged by page/per_page with Link and
+ * X-Total-Count, but derived rows have no `since` sync (revalidate them with ETag / If-None-Match).
+ */
+const { since: _since, ...computedListQuery } = entryListQuery.properties as Record<string, JsonSchema>;
+/** The sums read live stored entries only: no include_deleted, repeat or expand. */
+export const {
+  include_deleted: _deleted,
+  repeat: _repeat,
+  expand: _expand,
+  ...sumsQuery
+} = computedListQuery;
+
+const sideSum = {
+  type: 'object',
+  required: ['sum', 'count'],
+  properties: {
+    sum: { type: 'number', minimum: 0, description: 'A magnitude: expenses are not negative here.' },
+    count: { type: 'integer', minimum: 0 },
+  },
+};
+
+/** One row of `/entries/sums`, `/tags/sums`, `/categories/sums` (docs/money.md "Signs"). */
+export function sumsItem(subject: Record<string, JsonSchema>, required = Object.keys(subject)): JsonSchema {
+  return {
+    type: 'object',
+    required: [...required, 'expenses', 'incomes', 'modified'],
+    properties: {
+      ...subject,
+      expenses: sideSum,
+      incomes: sideSum,
+      modified: { type: 'string', description: 'The latest modified of the entries the row adds up.' },
+    },
+  };
+}
+
 export const entriesSchema: ResourceSchema = {
   name: 'entries',
   title: 'Entry',
@@ -213,22 +249,12 @@ export const entriesSchema: ResourceSchema = {
         type: 'object',
         required: ['from', 'to', 'currency'],
         properties: {
-          ...(entryListQuery.properties as object),
-          currency: { type: 'string' },
-          range: { type: 'string', enum: ['day', 'week', 'month'] },
+          ...sumsQuery,
+          currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+          range: { type: 'string', enum: ['day', 'week', 'month'], default: 'day' },
         },
       },
-      target: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            day: { type: 'string', format: 'date' },
-            expenses: { type: 'object', properties: { sum: { type: 'number' }, count: { type: 'integer' } } },
-            incomes: { type: 'object', properties: { sum: { type: 'number' }, count: { type: 'integer' } } },
-          },
-        },
-      },
+      target: { type: 'array', items: sumsItem({ day: { type: 'string', format: 'date' } }) },
       scope: 'entries:r',
     },
     {
@@ -275,13 +301,18 @@ export const entriesSchema: ResourceSchema = {
       rel: 'timeline',
       href: '/entries/timeline',
       method: 'GET',
-      title: 'Entries of one type grouped by day, category or location, with exact sums in one currency',
+      title: 'Entries grouped by day, category or location, with exact sums in one currency',
       hrefSchema: {
         type: 'object',
-        required: ['from', 'to', 'type'],
+        required: ['from', 'to'],
         properties: {
-          ...(entryListQuery.properties as object),
-          type: { type: 'string', enum: ['expense', 'income'] },
+          ...computedListQuery,
+          type: {
+            type: 'string',
+            enum: ['expense', 'income'],
+            description:
+              'Default: both. `sum` is the expenses as a magnitude, the incomes, or both as the net.',
+          },
           group: { type: 'string', enum: ['day', 'category', 'location'] },
           currency: { type: 'string', description: 'Default: the main currency.' },
           expand: { type: 'boolean', description: 'Also the planned occurrences of repeating entries.' },

@@ -2,6 +2,7 @@ import type { HyperLink } from '@pfs/resource-api';
 import type { ApiModule } from '../api-module';
 import { categoriesSchema } from '../categories/categories.schema';
 import { tagsSchema } from '../tags/tags.schema';
+import { sumsItem, sumsQuery } from './entries.schema';
 import { groupSumsRoutes } from './group-sums.routes';
 
 const sumsLink = (resource: 'tags' | 'categories', key: 'tag' | 'category'): HyperLink => ({
@@ -12,25 +13,12 @@ const sumsLink = (resource: 'tags' | 'categories', key: 'tag' | 'category'): Hyp
   hrefSchema: {
     type: 'object',
     required: ['from', 'to', 'currency'],
-    properties: {
-      from: { type: 'string', format: 'date' },
-      to: { type: 'string', format: 'date' },
-      currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-      page: { type: 'integer', minimum: 0 },
-      per_page: { type: 'integer', minimum: 10, maximum: 500 },
-    },
+    properties: { ...sumsQuery, currency: { type: 'string', pattern: '^[A-Z]{3}$' } },
   },
   target: {
     type: 'array',
-    items: {
-      type: 'object',
-      properties: {
-        [key]: { type: 'string' },
-        currency: { type: 'object', properties: { code: { type: 'string' } } },
-        expenses: { type: 'object', properties: { sum: { type: 'number' }, count: { type: 'integer' } } },
-        incomes: { type: 'object', properties: { sum: { type: 'number' }, count: { type: 'integer' } } },
-      },
-    },
+    // Entries without a category add up in one row without `category` (never `category: null`).
+    items: sumsItem({ [key]: { type: 'string' } }, key === 'tag' ? ['tag'] : []),
   },
   scope: `${resource}:r entries:r`,
 });

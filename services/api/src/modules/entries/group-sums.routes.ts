@@ -1,4 +1,3 @@
-import { amountToJson } from '@pfs/money';
 import { parsePageParams, requireScopes, userIdOf } from '@pfs/resource-api';
 import { inputError } from '@pfs/errors';
 import { Router } from 'express';
@@ -7,11 +6,12 @@ import { ratesReady } from '../currencies/rate-book';
 import { readEntryFilters } from './entry-list-filters';
 import { ledgerDepsOf } from './ledger-deps-of';
 import { sumEntriesByGroup } from './sum-by-group.use-case';
+import { presentSumsRow } from './sums.presenter';
 
 /**
  * `GET /tags/sums` and `GET /categories/sums` (docs/categories-tags.md): expense and income sums per tag or
  * category over from..to in one currency, with the entry filters of `/entries`, paginated (page, per_page,
- * Link, X-Total-Count). They read entries, so they need entries:r beside tags:r or categories:r.
+ * Link, X-Total-Count). Items `{tag | category, expenses, incomes, modified}`, the reference's sums item. They read entries, so they need entries:r beside tags:r or categories:r.
  */
 export function groupSumsRoutes(deps: ApiDependencies): Router {
   const router = Router();
@@ -33,11 +33,10 @@ export function groupSumsRoutes(deps: ApiDependencies): Router {
         groupBy,
         customRates: settings.customRates,
       });
+      // Entries without a category make one row without `category`: a row never holds null.
       const body = sums.slice(page * perPage, (page + 1) * perPage).map((sum) => ({
-        [key]: sum.group,
-        currency: { code: req.query.currency },
-        expenses: { sum: amountToJson(sum.expenses.sum), count: sum.expenses.count },
-        incomes: { sum: amountToJson(sum.incomes.sum), count: sum.incomes.count },
+        ...(sum.group === null ? {} : { [key]: sum.group }),
+        ...presentSumsRow(sum),
       }));
       deps.resourceApi.respond.sendOffsetPage(req, res, groupBy === 'tag' ? 'tags' : 'categories', {
         page,

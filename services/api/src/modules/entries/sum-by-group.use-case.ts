@@ -3,12 +3,16 @@ import { type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
 import { type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
 import type { LedgerDeps } from './ledger.deps';
 import { convertDayTotal } from './convert-day-total';
+import { addDayTotal } from './sum-entries.use-case';
 
 export interface GroupSum {
   /** The tag or category id; null for entries without a category. */
   group: string | null;
+  /** Magnitudes (docs/money.md "Signs"): an expense sum is never negative. */
   expenses: { sum: Decimal; count: number };
   incomes: { sum: Decimal; count: number };
+  /** The latest modified of the entries the group adds up. */
+  modified: Date;
 }
 
 /**
@@ -42,13 +46,12 @@ export async function sumEntriesByGroup(
       group: key,
       expenses: { sum: new Decimal(0), count: 0 },
       incomes: { sum: new Decimal(0), count: 0 },
+      modified: total.modified,
     };
-    const side = total.kind === 'expense' ? group.expenses : group.incomes;
-    side.sum = side.sum.plus(converted);
-    side.count += total.count;
+    addDayTotal(group, total, converted);
     groups.set(key, group);
   }
-  const size = (group: GroupSum) => group.expenses.sum.abs().plus(group.incomes.sum);
+  const size = (group: GroupSum) => group.expenses.sum.plus(group.incomes.sum);
   return [...groups.values()].sort(
     (a, b) => size(b).comparedTo(size(a)) || String(a.group ?? '').localeCompare(String(b.group ?? '')),
   );

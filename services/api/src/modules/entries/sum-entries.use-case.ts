@@ -9,8 +9,30 @@ export type SumRange = 'day' | 'week' | 'month';
 export interface PeriodSum {
   /** First day of the period: the day, the Monday of the week, the 1st of the month. */
   day: string;
+  /** Magnitudes (docs/money.md "Signs"): an expense sum is never negative. */
   expenses: { sum: Decimal; count: number };
   incomes: { sum: Decimal; count: number };
+  /** The latest modified of the entries the period adds up. */
+  modified: Date;
+}
+
+/**
+ * Adds one day's converted total to its row, by the sign convention of every sum (docs/money.md "Signs"):
+ * an expense total counts as its magnitude. Shared by the period and the tag/category sums.
+ */
+export function addDayTotal(
+  row: {
+    expenses: { sum: Decimal; count: number };
+    incomes: { sum: Decimal; count: number };
+    modified: Date;
+  },
+  total: { kind: 'expense' | 'income'; count: number; modified: Date },
+  converted: Decimal,
+): void {
+  const side = total.kind === 'expense' ? row.expenses : row.incomes;
+  side.sum = side.sum.plus(total.kind === 'expense' ? converted.negated() : converted);
+  side.count += total.count;
+  if (total.modified > row.modified) row.modified = total.modified;
 }
 
 /** The first day of the period holding `date`; weeks start on Monday (ISO 8601). */
@@ -48,10 +70,9 @@ export async function sumEntries(
       day,
       expenses: { sum: new Decimal(0), count: 0 },
       incomes: { sum: new Decimal(0), count: 0 },
+      modified: total.modified,
     };
-    const side = total.kind === 'expense' ? period.expenses : period.incomes;
-    side.sum = side.sum.plus(converted);
-    side.count += total.count;
+    addDayTotal(period, total, converted);
     periods.set(day, period);
   }
   return [...periods.values()].sort((a, b) => (a.day < b.day ? -1 : 1));

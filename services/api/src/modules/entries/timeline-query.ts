@@ -1,24 +1,27 @@
 import { inputError } from '@pfs/errors';
 import { amountToJson } from '@pfs/money';
 import { parseBooleanParam, parseEnumParam } from '@pfs/resource-api';
-import type { Entry } from '@pfs/resource-store';
+import type { Entry, SqlFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
 import { readEntryFilters } from './entry-list-filters';
 import type { PlannedOccurrence } from './planned-occurrences';
 import { readRepeatFilter, readRepeatId } from './repeat-list-filter';
 import { TIMELINE_GROUPS, type TimelineGroup, type TimelineRequest } from './timeline.use-case';
 
+/** Both kinds: transfers (and zero amounts) are neither, as in every sum. */
+const expensesAndIncomes: SqlFilter = () => 't.amount <> 0 AND t.transaction_id IS NULL';
+
 /** Reads `GET /entries/timeline`'s parameters; every bad one is a 400 naming it. */
 export function readTimelineRequest(req: Request): Omit<TimelineRequest, 'currency'> & { currency?: string } {
   const query = req.query as Record<string, unknown>;
+  // Without `type` the timeline holds both kinds, as clients that never send it expect.
   const type = parseEnumParam(query, 'type', ['expense', 'income'] as const);
-  if (!type) throw inputError([{ field: 'type', error: 'is required: expense or income' }]);
   const filters = readEntryFilters(req, { requireRange: true });
   if (query.currency !== undefined && typeof query.currency !== 'string')
     throw inputError([{ field: 'currency', error: 'must be one currency code' }]);
   return {
     filters: { ...filters, type, from: filters.from!, to: filters.to! },
-    extraFilters: readRepeatFilter(req),
+    extraFilters: [...readRepeatFilter(req), ...(type ? [] : [expensesAndIncomes])],
     seriesId: readRepeatId(req),
     includeDeleted: parseBooleanParam(query, 'include_deleted') ?? false,
     currency: query.currency as string | undefined,

@@ -27,7 +27,8 @@ export interface TimelineGroup {
 }
 
 export interface TimelineRequest {
-  filters: EntryFilters & { from: string; to: string; type: 'expense' | 'income' };
+  /** No `type`: expenses and incomes both (transfers are neither); `extraFilters` leaves transfers out. */
+  filters: EntryFilters & { from: string; to: string; type?: 'expense' | 'income' };
   extraFilters: SqlFilter[];
   /** `repeat=<series id>`: only that series (its stored entries through extraFilters, its planned ones here). */
   seriesId?: string;
@@ -40,7 +41,7 @@ export interface TimelineRequest {
 }
 
 /**
- * `GET /entries/timeline`: the entries of one type in from..to grouped by day, category or location, each
+ * `GET /entries/timeline`: the entries of one type (or both) in from..to grouped by day, category or location, each
  * group with its exact sum in `currency`. Sum rule as /entries/sums (docs/ledger.md): per group, entries
  * are added exactly per day and currency, each total is converted with the ECB rate of that day and
  * rounded half-even to the currency, and those are added. Groups: days in date order; categories and
@@ -67,7 +68,10 @@ export async function entryTimeline(
   const planned = request.expand
     ? (await plannedOccurrences(deps, userId, request.filters)).filter(
         (item) =>
-          matchesFilters(item, request.filters) && (!request.seriesId || item.seriesId === request.seriesId),
+          matchesFilters(item, request.filters) &&
+          !item.transferTo &&
+          !item.amount.isZero() &&
+          (!request.seriesId || item.seriesId === request.seriesId),
       )
     : [];
   const groups = new Map<string, TimelineGroup & { totals: Map<string, Decimal> }>();
@@ -89,8 +93,10 @@ export async function entryTimeline(
   };
   for (const entry of page.items) add(groupKey(request.group, entry), entry)?.entries.push(entry);
   for (const item of planned) add(groupKey(request.group, item), item)?.planned.push(item);
+  // The sign convention of every sum (docs/money.md): expenses as a magnitude, both kinds as the net.
+  const sign = request.filters.type === 'expense' ? -1 : 1;
   for (const group of groups.values())
-    group.sum = convertTotals(deps, group.totals, request.currency, request.customRates ?? []);
+    group.sum = convertTotals(deps, group.totals, request.currency, request.customRates ?? []).times(sign);
   const ordered = [...groups.values()].map(({ totals: _totals, ...group }) => group);
   if (request.group === 'day') return ordered.sort((a, b) => (a.key < b.key ? -1 : 1));
   return ordered.sort((a, b) => b.sum.abs().comparedTo(a.sum.abs()) || (a.key < b.key ? -1 : 1));

@@ -24,7 +24,8 @@ export function repeatPlannedSums(deps: ApiDependencies): PlannedSums {
     for (const [key, amount] of totals) {
       const [side, date, from] = key.split(' ');
       const converted = convertDayTotal(deps.rates, customRates, { amount, from, to: currency, date });
-      if (side === 'e') sums.expenses = sums.expenses.plus(converted);
+      // Expenses as a magnitude, like every sum (docs/money.md "Signs").
+      if (side === 'e') sums.expenses = sums.expenses.minus(converted);
       else sums.incomes = sums.incomes.plus(converted);
     }
     return sums;

@@ -27,7 +27,8 @@ export interface SummaryOptions {
  * `GET /me/summary?from&to[&currency]` (user:r and entries:r): expense and income totals, counts, daily
  * medians, daily and all-time averages over the period, in the main currency unless `currency` is given,
  * with the entry filters of `/entries`. With budgets:r too, `budget` is the overall budget (docs/ledger.md)
- * and `left` its limit − amount; otherwise `left` is incomes + expenses.
+ * and `left` its limit − amount; otherwise `left` is incomes − expenses (expense figures are magnitudes,
+ * docs/money.md "Signs").
  */
 export function summaryRoutes(deps: ApiDependencies, options: SummaryOptions = {}): Router {
   const router = Router();
@@ -60,7 +61,8 @@ export function summaryRoutes(deps: ApiDependencies, options: SummaryOptions = {
       // The all-time totals scan every matching entry: remembered until the user's next write.
       const allTimeFilters = { ...filters, from: undefined, to: undefined };
       const allTime = await deps.resourceApi.rememberAtWatermark<AllTimeTotals>(
-        `summary:all-time:${userId}:${currency}:${JSON.stringify(allTimeFilters)}`,
+        // v2: expense totals became magnitudes; a copy remembered before must not be served.
+        `summary:all-time:v2:${userId}:${currency}:${JSON.stringify(allTimeFilters)}`,
         await readWatermark(deps.dataSource, userId),
         async () =>
           allTimeTotals(
@@ -102,7 +104,7 @@ export function summaryRoutes(deps: ApiDependencies, options: SummaryOptions = {
         expenses: side(summary.expenses, 'expenses', planned.expenses),
         incomes: side(summary.incomes, 'incomes', planned.incomes),
         ...(budget ? { budget: presentBudget(budget.view) } : {}),
-        left: amountToJson(budget ? budget.left : summary.incomes.sum.plus(summary.expenses.sum)),
+        left: amountToJson(budget ? budget.left : summary.incomes.sum.minus(summary.expenses.sum)),
       });
     },
   );

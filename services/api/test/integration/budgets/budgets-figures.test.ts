@@ -287,10 +287,11 @@ describe('budget figures', () => {
     );
   });
 
-  it('when the range is missing or bad, then 400 names it', async () => {
+  it('when the range is bad, then 400 names it', async () => {
     const { user } = await setUp();
-    expect((await listBudgets(api.app, user, 'to=2025-05-31').expect(400)).body.fields[0].field).toBe('from');
-    expect((await listBudgets(api.app, user, 'from=2025-05-01').expect(400)).body.fields[0].field).toBe('to');
+    // A missing date defaults (compatibility/budgets-timeline.compat.test.ts); a bad one is still a 400.
+    await listBudgets(api.app, user, 'to=2025-05-31').expect(200);
+    await listBudgets(api.app, user, 'from=2025-05-01').expect(200);
     expect(
       (await listBudgets(api.app, user, 'from=2025-05-01&to=2025-04-01').expect(400)).body.fields[0].field,
     ).toBe('to');

@@ -64,7 +64,7 @@ describe('GET /me/summary with budgets', () => {
     expect(usd.body.left).toBe(227.46);
   });
 
-  it('when no overall budget covers from, or the token lacks budgets:r, then left = incomes + expenses', async () => {
+  it('when no overall budget covers from, or the token lacks budgets:r, then left = incomes − expenses', async () => {
     const user = await createTestUser(api.deps);
     await setUp(user);
     await postBudget(
@@ -84,8 +84,8 @@ describe('GET /me/summary with budgets', () => {
     const user = await createTestUser(api.deps);
     await setUp(user);
     const answer = await summary(user, 'from=2025-05-01&to=2025-05-31').expect(200);
-    // Entries span 10 March–20 May (72 days): expenses -125 × 31/72, incomes 500 × 31/72.
-    expect(answer.body.expenses).toMatchObject({ sum: -100, sum_planned: 0, all_time_avg: -53.82 });
+    // Entries span 10 March–20 May (72 days): expenses 125 × 31/72, incomes 500 × 31/72 (magnitudes).
+    expect(answer.body.expenses).toMatchObject({ sum: 100, sum_planned: 0, all_time_avg: 53.82 });
     expect(answer.body.incomes).toMatchObject({ sum: 500, all_time_avg: 215.28 });
   });
 

@@ -37,21 +37,22 @@ describe('GET /tags/sums and /categories/sums', () => {
       await request(api.app).get(path).set('Authorization', user.auth).expect(200);
     const tags = await sums('/tags/sums?from=2025-05-01&to=2025-05-31&currency=EUR');
     expect(tags.headers['x-total-count']).toBe('2');
+    // The reference's sums item: no currency, expense sums as magnitudes, the row's latest modified.
     expect(tags.body[0]).toEqual({
       tag: work,
-      currency: { code: 'EUR' },
-      expenses: { sum: -0.2, count: 1 },
+      expenses: { sum: 0.2, count: 1 },
       incomes: { sum: 1000, count: 1 },
+      modified: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/),
     });
-    // lunch: -0.1 - 0.2 exactly, plus 10 USD converted with the ECB rate of 2025-05-09 (1 EUR = 1.1252 USD).
+    // lunch: 0.1 + 0.2 exactly, plus 10 USD converted with the ECB rate of 2025-05-09 (1 EUR = 1.1252 USD).
     expect(tags.body[1].tag).toBe(lunch);
-    expect(tags.body[1].expenses).toEqual({ sum: -9.19, count: 3 });
+    expect(tags.body[1].expenses).toEqual({ sum: 9.19, count: 3 });
     const categories = await sums('/categories/sums?from=2025-05-01&to=2025-06-30&currency=EUR');
     expect(categories.body.map((item: { category: string }) => item.category)).toEqual([pay, food]);
-    expect(categories.body[1].expenses).toEqual({ sum: -59.19, count: 4 });
+    expect(categories.body[1].expenses).toEqual({ sum: 59.19, count: 4 });
     const filtered = await sums(`/categories/sums?from=2025-05-01&to=2025-06-30&currency=EUR&tags=${work}`);
     expect(filtered.body.map((item: { category: string }) => item.category)).toEqual([pay, food]);
-    expect(filtered.body[1].expenses).toEqual({ sum: -0.2, count: 1 });
+    expect(filtered.body[1].expenses).toEqual({ sum: 0.2, count: 1 });
   });
 
   it('when parameters are missing or the scope lacks entries:r, then 400 or 403; another user sees nothing', async () => {

@@ -80,7 +80,9 @@ function expectedExpenses(
     convert('-100.35', 'EUR', '2025-05-02'),
     convert('-20.17', 'GBP', '2024-12-31'),
     convert('-50.5', 'USD', '2025-03-14'),
-  ].reduce((sum, value) => sum.plus(value), new Decimal(0));
+  ]
+    .reduce((sum, value) => sum.plus(value), new Decimal(0))
+    .negated(); // expense sums are magnitudes (docs/money.md "Signs")
 }
 
 const summaryPath = '/me/summary?from=2024-12-01&to=2025-05-31';
@@ -274,13 +276,13 @@ describe('PUT /me currency.update custom', () => {
     const summary = await get(user, summaryPath).expect(200);
     expect(summary.body.expenses.sum).toBe(num(expected));
     const sums = await get(user, '/entries/sums?from=2025-05-02&to=2025-05-02&currency=USD').expect(200);
-    expect(sums.body[0].expenses.sum).toBe(num(roundToCurrency(new Decimal('-100.35').times('1.2'), 'USD')));
+    expect(sums.body[0].expenses.sum).toBe(num(roundToCurrency(new Decimal('100.35').times('1.2'), 'USD')));
     // The inverse pair uses the inverse rate: sums in EUR of the USD entry.
     const inEur = await get(user, '/entries/sums?from=2025-03-14&to=2025-03-14&currency=EUR');
     expect(inEur.body[0].expenses.sum).toBe(
       num(
         roundToCurrency(
-          new Decimal('-50.5').times(new Decimal(1).dividedBy('1.2').toSignificantDigits(12)),
+          new Decimal('50.5').times(new Decimal(1).dividedBy('1.2').toSignificantDigits(12)),
           'EUR',
         ),
       ),

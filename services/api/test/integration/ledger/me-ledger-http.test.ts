@@ -113,9 +113,10 @@ describe('GET /me/summary', () => {
       from: '2025-05-01',
       to: '2025-05-04',
       currency: { code: 'EUR' },
-      // Daily expense totals over the 4 days: -10, -50, 0, 0 → median -5, average -15. All time: the
-      // entries span 3 days (1–3 May), so a 4-day period averages -60 × 4/3 and 200 × 4/3.
-      expenses: { sum: -60, sum_planned: 0, count: 3, daily_median: -5, daily_avg: -15, all_time_avg: -80 },
+      // Expense figures are magnitudes (docs/money.md "Signs"). Daily expense totals over the 4 days: 10,
+      // 50, 0, 0 → median 5, average 15. All time: the entries span 3 days (1–3 May), so a 4-day period
+      // averages 60 × 4/3 and 200 × 4/3. left = incomes − expenses.
+      expenses: { sum: 60, sum_planned: 0, count: 3, daily_median: 5, daily_avg: 15, all_time_avg: 80 },
       incomes: { sum: 200, sum_planned: 0, count: 1, daily_median: 0, daily_avg: 50, all_time_avg: 266.67 },
       left: 140,
     });

@@ -40,10 +40,12 @@ describe('GET /entries/sums', () => {
     ].map((item) => ({ ...item, currency: { code: 'EUR' }, account: eur, category }));
     await request(api.app).post('/entries').set('Authorization', user.auth).send(body).expect(201);
     const day = await sums(user, 'from=2025-05-01&to=2025-05-31&currency=EUR').expect(200);
+    // Expense sums are magnitudes (docs/money.md "Signs"); each row carries the latest modified of its entries.
+    const modified = expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
     expect(day.body).toEqual([
-      { day: '2025-05-05', expenses: { sum: -12.5, count: 2 }, incomes: { sum: 0, count: 0 } },
-      { day: '2025-05-06', expenses: { sum: 0, count: 0 }, incomes: { sum: 100, count: 1 } },
-      { day: '2025-05-12', expenses: { sum: -1, count: 1 }, incomes: { sum: 0, count: 0 } },
+      { day: '2025-05-05', expenses: { sum: 12.5, count: 2 }, incomes: { sum: 0, count: 0 }, modified },
+      { day: '2025-05-06', expenses: { sum: 0, count: 0 }, incomes: { sum: 100, count: 1 }, modified },
+      { day: '2025-05-12', expenses: { sum: 1, count: 1 }, incomes: { sum: 0, count: 0 }, modified },
     ]);
     const week = await sums(user, 'from=2025-05-01&to=2025-05-31&currency=EUR&range=week').expect(200);
     expect(week.body.map((item: { day: string }) => item.day)).toEqual(['2025-05-05', '2025-05-12']);
@@ -52,7 +54,7 @@ describe('GET /entries/sums', () => {
       'from=2025-05-01&to=2025-05-31&currency=EUR&range=month&type=expense',
     ).expect(200);
     expect(month.body).toEqual([
-      { day: '2025-05-01', expenses: { sum: -13.5, count: 3 }, incomes: { sum: 0, count: 0 } },
+      { day: '2025-05-01', expenses: { sum: 13.5, count: 3 }, incomes: { sum: 0, count: 0 }, modified },
     ]);
   });
 
@@ -64,7 +66,7 @@ describe('GET /entries/sums', () => {
       .send({ amount: -100, currency: { code: 'EUR' }, date: '2025-05-09', account: eur, category })
       .expect(201);
     const answer = await sums(user, 'from=2025-05-01&to=2025-05-31&currency=USD').expect(200);
-    expect(answer.body[0].expenses).toEqual({ sum: -112.52, count: 1 });
+    expect(answer.body[0].expenses).toEqual({ sum: 112.52, count: 1 });
   });
 
   it('when parameters are missing or bad, then 400 names them', async () => {
@@ -143,7 +145,7 @@ describe('sums and balances, property-based over HTTP', () => {
             if (range === 'week') d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
             const period = range === 'month' ? '2025-03-01' : d.toISOString().slice(0, 10);
             const slot = expected.get(period) ?? { expenses: new Decimal(0), incomes: new Decimal(0) };
-            if (kind === 'expense') slot.expenses = slot.expenses.plus(converted);
+            if (kind === 'expense') slot.expenses = slot.expenses.minus(converted);
             else slot.incomes = slot.incomes.plus(converted);
             expected.set(period, slot);
           }
