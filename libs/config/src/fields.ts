@@ -42,3 +42,12 @@ export const envEnum = <T extends [string, ...string[]]>(values: T, defaultValue
   z
     .enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) })
     .default(defaultValue);
+
+/** A port that may stay unset (the listener it configures is then off). */
+export const envOptionalPort = () =>
+  z.coerce
+    .number({ invalid_type_error: 'must be an integer' })
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(65535, 'must be at most 65535')
+    .optional();

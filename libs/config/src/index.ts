@@ -4,6 +4,7 @@ export {
   envBool,
   envEnum,
   envInt,
+  envOptionalPort,
   envOptionalString,
   envOptionalUrl,
   envPort,
@@ -11,5 +12,12 @@ export {
   envString,
   envUrl,
 } from './fields';
-export { databaseShape, publicUrlShape, redisShape, runtimeShape, storageShape } from './shared-shapes';
+export {
+  databaseShape,
+  metricsShape,
+  publicUrlShape,
+  redisShape,
+  runtimeShape,
+  storageShape,
+} from './shared-shapes';
 export { envSecret, secretsAtDevelopmentDefault, warnAboutDevelopmentSecrets } from './production-secrets';

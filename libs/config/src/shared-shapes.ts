@@ -51,3 +51,8 @@ export const storageShape = {
   /** Signs the filesystem driver's download links (HS256); the API and the worker must share it. */
   EXPORT_LINK_SECRET: envSecret('development-export-link-secret'),
 };
+
+/** The interface every service's separate metrics port listens on (docs/operations.md#metrics-and-what-to-alert-on). */
+export const metricsShape = {
+  METRICS_HOST: envString('127.0.0.1'),
+};

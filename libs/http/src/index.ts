@@ -11,3 +11,7 @@ export { runService } from './service-lifecycle';
 export type { ServiceLifecycle } from './service-lifecycle';
 export { retryAtStartup, storeStartup } from './startup-retry';
 export type { StartupRetryOptions } from './startup-retry';
+export { observeHttpRequest } from './metrics/http-metrics';
+export { startConfiguredMetricsServer, startMetricsServer } from './metrics/metrics-server';
+export { observeDependencies, rateLimitRefusals } from './metrics/shared-metrics';
+export type { PoolStats } from './metrics/shared-metrics';

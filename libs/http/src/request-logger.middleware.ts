@@ -1,11 +1,12 @@
 import type { Logger } from '@pfs/logger';
 import type { Request, RequestHandler, Response } from 'express';
 import { HEALTH_PATHS } from './health.routes';
+import { observeHttpRequest } from './metrics/http-metrics';
 import { requestIdentityOf } from './request-identity';
 
 /**
  * One JSON line per request, tagged with the request id and, once known, the user and client ids (never a
- * token); health probes are not logged. The line has the
+ * token), and observed in the request histogram (metrics/http-metrics.ts); health probes are neither. The line has the
  * shape pino-http wrote (`req.id/method/url`, `res.statusCode`, `responseTime`), written straight to the
  * logger: pino-http built a child logger and ran its serializers on every request, about a sixth of the
  * CPU of an authenticated `GET /me` (see docs/bench.md).
@@ -26,7 +27,9 @@ export function requestLoggerMiddleware(logger: Logger): RequestHandler {
     const done = () => {
       res.off('finish', done);
       res.off('close', done);
-      logRequest(lines, req, res, performance.now() - startedAt);
+      const elapsedMs = performance.now() - startedAt;
+      logRequest(lines, req, res, elapsedMs);
+      observeHttpRequest(req, res, elapsedMs);
     };
     res.on('finish', done);
     res.on('close', done);

@@ -5,6 +5,7 @@ export type { CreateDataSourceOptions } from './data-source';
 export { dropDatabase, ensureDatabase } from './ensure-database';
 export { runMigrations } from './run-migrations';
 export { migrationsCheck, pendingMigrations } from './pending-migrations';
+export { poolStatsOf } from './pool-stats';
 export type { MigrationSet } from './run-migrations';
 export { resourceMigrations } from './migrations';
 export { UserEntity } from './entities/user.entity';

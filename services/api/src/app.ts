@@ -2,6 +2,7 @@ import {
   errorMiddleware,
   HEALTH_PATHS,
   healthRoutes,
+  observeDependencies,
   requestIdMiddleware,
   requestLoggerMiddleware,
   routeNotFoundMiddleware,
@@ -13,7 +14,7 @@ import {
   negotiateMediaType,
   requireJsonBody,
 } from '@pfs/resource-api';
-import { migrationsCheck, resourceMigrations } from '@pfs/resource-store';
+import { migrationsCheck, poolStatsOf, resourceMigrations } from '@pfs/resource-store';
 import express, { Express } from 'express';
 import helmet from 'helmet';
 import { isHttpsRequired } from './config';
@@ -46,13 +47,13 @@ export function buildApiApp(deps: ApiDependencies): Express {
   // HSTS is sent by httpsMiddleware, only on secure responses (browsers ignore it on plain HTTP anyway).
   app.use(helmet({ strictTransportSecurity: false }));
   app.use(httpsMiddleware({ required: isHttpsRequired(deps.config), exemptPaths: HEALTH_PATHS }));
-  app.use(
-    healthRoutes({
-      postgres: () => deps.dataSource.query('SELECT 1'),
-      redis: () => deps.redis.ping(),
-      migrations: migrationsCheck(deps.dataSource, [resourceMigrations]),
-    }),
-  );
+  const checks = {
+    postgres: () => deps.dataSource.query('SELECT 1'),
+    redis: () => deps.redis.ping(),
+    migrations: migrationsCheck(deps.dataSource, [resourceMigrations]),
+  };
+  app.use(healthRoutes(checks));
+  observeDependencies({ checks, pool: () => poolStatsOf(deps.dataSource) });
   // Schemas, OpenAPI and the docs page are public: documentation needs no token.
   app.use(schemaRoutes(deps));
   // Export downloads carry their own signed, expiring link instead of a bearer token.

@@ -4,8 +4,10 @@ import {
   defineConfig,
   envInt,
   envOptionalString,
+  envOptionalPort,
   envPort,
   envSecret,
+  metricsShape,
   envString,
   publicUrlShape,
   redisShape,
@@ -31,6 +33,9 @@ export const apiConfigShape = {
   API_PORT: envPort(3000),
   /** Interface to listen on; 0.0.0.0 inside containers. */
   API_HOST: envString('127.0.0.1'),
+  /** Serves GET /metrics on this separate port when set (docs/operations.md); unset: no metrics listener. */
+  API_METRICS_PORT: envOptionalPort(),
+  ...metricsShape,
   /** Requests allowed per user and application in each window. */
   RATE_LIMIT_LIMIT: envInt(1000, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: envInt(60, 1, 86_400),

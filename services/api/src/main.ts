@@ -1,4 +1,4 @@
-import { runService, startHttpServer, RunningHttpServer } from '@pfs/http';
+import { runService, startConfiguredMetricsServer, startHttpServer, RunningHttpServer } from '@pfs/http';
 import { bufferedStdout, createLogger } from '@pfs/logger';
 import { buildApiApp } from './app';
 import { loadApiConfig, tlsOptionsOf } from './config';
@@ -18,6 +18,7 @@ async function main() {
   const logger = createLogger({ name: 'api', level: config.LOG_LEVEL, destination: bufferedStdout() });
   let deps: ApiDependencies | undefined;
   let server: RunningHttpServer | undefined;
+  let metrics: RunningHttpServer | undefined;
   let repeatTimer: RepeatTimer | undefined;
   await runService('api', logger, {
     async start() {
@@ -28,11 +29,13 @@ async function main() {
         tls: tlsOptionsOf(config),
       });
       logger.info({ url: server.url }, 'api listening');
+      metrics = await startConfiguredMetricsServer(config.API_METRICS_PORT, config.METRICS_HOST, logger);
       repeatTimer = startRepeatTimer(ledgerDepsOf(deps), logger, config.REPEAT_MATERIALIZE_INTERVAL_SECONDS);
     },
     async stop() {
       await repeatTimer?.stop();
       await server?.stop();
+      await metrics?.stop();
       await deps?.close();
     },
   });

@@ -1,13 +1,14 @@
 import {
   errorMiddleware,
   healthRoutes,
+  observeDependencies,
   requestIdMiddleware,
   requestLoggerMiddleware,
   routeNotFoundMiddleware,
 } from '@pfs/http';
 import express, { Express } from 'express';
 import helmet from 'helmet';
-import { migrationsCheck } from '@pfs/resource-store';
+import { migrationsCheck, poolStatsOf } from '@pfs/resource-store';
 import {
   allMigrationSets,
   AuthDependencies,
@@ -35,13 +36,13 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   app.use(requestLoggerMiddleware(deps.logger));
   // Pages carry no scripts; the default CSP forbids inline scripts, and form-action stays on our origin.
   app.use(helmet({ contentSecurityPolicy: { directives: { 'form-action': ["'self'"] } } }));
-  app.use(
-    healthRoutes({
-      postgres: () => deps.dataSource.query('SELECT 1'),
-      redis: () => deps.redis.ping(),
-      migrations: migrationsCheck(deps.dataSource, allMigrationSets),
-    }),
-  );
+  const checks = {
+    postgres: () => deps.dataSource.query('SELECT 1'),
+    redis: () => deps.redis.ping(),
+    migrations: migrationsCheck(deps.dataSource, allMigrationSets),
+  };
+  app.use(healthRoutes(checks));
+  observeDependencies({ checks, pool: () => poolStatsOf(deps.dataSource) });
   app.use(metadataRoutes(deps.config.AUTH_URL));
   const loginDependencies = {
     ...deps,

@@ -3,8 +3,10 @@ import {
   databaseShape,
   defineConfig,
   envInt,
+  envOptionalPort,
   envPort,
   envSecret,
+  metricsShape,
   envString,
   publicUrlShape,
   redisShape,
@@ -31,6 +33,9 @@ export const authConfigShape = {
   AUTH_PORT: envPort(3001),
   /** Interface to listen on; 0.0.0.0 inside containers. */
   AUTH_HOST: envString('127.0.0.1'),
+  /** Serves GET /metrics on this separate port when set (docs/operations.md); unset: no metrics listener. */
+  AUTH_METRICS_PORT: envOptionalPort(),
+  ...metricsShape,
   ACCESS_TOKEN_TTL_SECONDS: envInt(3600, 60, 86_400 * 30),
   AUTH_CODE_TTL_SECONDS: envInt(30, 1, 600),
   /** How long a sign-in on the authorization pages lasts. */

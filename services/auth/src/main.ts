@@ -1,4 +1,4 @@
-import { runService, startHttpServer, RunningHttpServer } from '@pfs/http';
+import { runService, startConfiguredMetricsServer, startHttpServer, RunningHttpServer } from '@pfs/http';
 import { createLogger } from '@pfs/logger';
 import { buildAuthApp } from './app';
 import { loadAuthConfig } from './config';
@@ -17,6 +17,7 @@ async function main() {
   const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL });
   let deps: AuthDependencies | undefined;
   let server: RunningHttpServer | undefined;
+  let metrics: RunningHttpServer | undefined;
   await runService('auth', logger, {
     async start() {
       deps = await createAuthDependencies(config, logger);
@@ -24,9 +25,11 @@ async function main() {
       logger.info({ restored }, 'introspection records restored from Postgres');
       server = await startHttpServer(buildAuthApp(deps), { port: config.AUTH_PORT, host: config.AUTH_HOST });
       logger.info({ url: server.url }, 'auth listening');
+      metrics = await startConfiguredMetricsServer(config.AUTH_METRICS_PORT, config.METRICS_HOST, logger);
     },
     async stop() {
       await server?.stop();
+      await metrics?.stop();
       await deps?.close();
     },
   });

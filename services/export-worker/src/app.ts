@@ -1,5 +1,11 @@
-import { errorMiddleware, healthRoutes, requestIdMiddleware, routeNotFoundMiddleware } from '@pfs/http';
-import { migrationsCheck, resourceMigrations } from '@pfs/resource-store';
+import {
+  errorMiddleware,
+  healthRoutes,
+  observeDependencies,
+  requestIdMiddleware,
+  routeNotFoundMiddleware,
+} from '@pfs/http';
+import { migrationsCheck, poolStatsOf, resourceMigrations } from '@pfs/resource-store';
 import type { Worker } from 'bullmq';
 import express, { Express } from 'express';
 import type { WorkerDependencies } from './dependencies';
@@ -9,16 +15,16 @@ export function buildWorkerApp(deps: WorkerDependencies, worker: () => Worker | 
   const app = express();
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
-  app.use(
-    healthRoutes({
-      postgres: () => deps.dataSource.query('SELECT 1'),
-      redis: () => deps.redis.ping(),
-      migrations: migrationsCheck(deps.dataSource, [resourceMigrations]),
-      queue: async () => {
-        if (!worker()?.isRunning()) throw new Error('worker not running');
-      },
-    }),
-  );
+  const checks = {
+    postgres: () => deps.dataSource.query('SELECT 1'),
+    redis: () => deps.redis.ping(),
+    migrations: migrationsCheck(deps.dataSource, [resourceMigrations]),
+    queue: async () => {
+      if (!worker()?.isRunning()) throw new Error('worker not running');
+    },
+  };
+  app.use(healthRoutes(checks));
+  observeDependencies({ checks, pool: () => poolStatsOf(deps.dataSource) });
   app.use(routeNotFoundMiddleware);
   app.use(errorMiddleware(deps.logger));
   return app;

@@ -5,7 +5,9 @@ import {
   envInt,
   envOptionalString,
   envOptionalUrl,
+  envOptionalPort,
   envPort,
+  metricsShape,
   envString,
   envUrl,
   publicUrlShape,
@@ -23,6 +25,9 @@ export const workerConfigShape = {
   /** Port of the worker's health endpoint. */
   WORKER_PORT: envPort(3002),
   WORKER_HOST: envString('127.0.0.1'),
+  /** Serves GET /metrics on this separate port when set (docs/operations.md); unset: no metrics listener. */
+  WORKER_METRICS_PORT: envOptionalPort(),
+  ...metricsShape,
   /** Exports one worker process generates at the same time. */
   WORKER_CONCURRENCY: envInt(2, 1, 64),
   /** Exports one user may have generating at once, across all worker processes (the rest wait their turn). */

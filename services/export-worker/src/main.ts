@@ -1,5 +1,5 @@
 import { warnAboutDevelopmentSecrets } from '@pfs/config';
-import { runService, startHttpServer, RunningHttpServer } from '@pfs/http';
+import { runService, startConfiguredMetricsServer, startHttpServer, RunningHttpServer } from '@pfs/http';
 import { createLogger } from '@pfs/logger';
 import type { Worker } from 'bullmq';
 import { buildWorkerApp } from './app';
@@ -8,6 +8,7 @@ import { createWorkerDependencies, WorkerDependencies } from './dependencies';
 import { handleExportJob } from './processors/handle-export-job';
 import { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
 import { requeueUnfinishedExports } from './use-cases/requeue-unfinished-exports.use-case';
+import { observeQueueDepth } from './worker-metrics';
 import { createExportEnqueuer, scheduleExportCleanup, startExportWorker } from './worker';
 
 async function main() {
@@ -24,6 +25,7 @@ async function main() {
   let worker: Worker | undefined;
   let enqueuer: ReturnType<typeof createExportEnqueuer> | undefined;
   let server: RunningHttpServer | undefined;
+  let metrics: RunningHttpServer | undefined;
   await runService('export-worker', logger, {
     async start() {
       deps = await createWorkerDependencies(config, logger);
@@ -42,9 +44,12 @@ async function main() {
         { port: config.WORKER_PORT, host: config.WORKER_HOST },
       );
       logger.info({ url: server.url }, 'export-worker running');
+      observeQueueDepth(enqueuer.jobCounts);
+      metrics = await startConfiguredMetricsServer(config.WORKER_METRICS_PORT, config.METRICS_HOST, logger);
     },
     async stop() {
       await server?.stop();
+      await metrics?.stop();
       // Lets the jobs in progress finish; BullMQ hands unfinished ones to another worker as stalled.
       await worker?.close();
       await enqueuer?.close();

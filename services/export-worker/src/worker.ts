@@ -98,6 +98,8 @@ export function createExportEnqueuer(config: WorkerConfig) {
         exportJobOptions(exportId),
       );
     },
+    /** Jobs per state, for the queue depth gauge. */
+    jobCounts: () => queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
     async close() {
       await queue.close().catch(() => undefined);
       connection.disconnect();

@@ -1,4 +1,5 @@
 import { AppError } from '@pfs/errors';
+import { rateLimitRefusals } from '@pfs/http';
 import type { RequestGate } from '@pfs/resource-api';
 import { parseScope } from '@pfs/contracts';
 import { runAsApp } from '@pfs/resource-store';
@@ -58,6 +59,7 @@ export function authenticate(gate: RequestGate, options: AuthenticateOptions = {
     res.setHeader('X-RateLimit-Remaining', String(result.remaining));
     res.locals.rateLimit = result;
     if (!result.allowed) {
+      rateLimitRefusals.inc({ limit: 'api' });
       throw new AppError('RATE_LIMITED', {
         description: `Rate limit of ${result.limit} requests per ${gate.options.windowSeconds} s reached; retry after ${result.retryAfterSeconds} s.`,
         headers: { 'Retry-After': String(result.retryAfterSeconds) },

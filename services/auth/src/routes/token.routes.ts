@@ -9,6 +9,7 @@ import { newOAuthResponse, sendOAuthResponse, toOAuthRequest } from '../oauth/ex
 import { TokenEndpointError } from '../oauth/token-endpoint-error';
 import { checkTokenRequest, TokenRequestCheckDependencies } from '../oauth/token-request-checks';
 import type { RateLimiter } from '../security/rate-limiter';
+import { countTokenRequest } from './token-metrics';
 
 export interface TokenRoutesDependencies {
   oauth: OAuth2Server;
@@ -106,12 +107,15 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
           }
           const body = response.body as { error?: string };
           if (clientId && (body.error === 'invalid_grant' || body.error === 'invalid_client')) {
-            await deps.limiter.hit(`token-client:${clientId}`, deps.checks.maxFailuresPerClient);
+            await deps.limiter.hit(`token-client:${clientId}`, deps.checks.maxFailuresPerClient, {
+              refuses: false,
+            });
           }
         } else {
           throw error;
         }
       }
+      countTokenRequest(req, response.body as { error?: string });
       sendOAuthResponse(res, response);
     },
   );

@@ -1,4 +1,8 @@
+import { rateLimitRefusals } from '@pfs/http';
 import type { Redis } from '@pfs/redis';
+
+/** The metric names the limit by its bucket's kind (`signin-ip`, `token-client`…), never the bucket itself. */
+const countRefusal = (bucket: string) => rateLimitRefusals.inc({ limit: bucket.split(':', 1)[0] });
 
 export interface LimitState {
   /** Whether the limit is already reached: the attempt must be refused. */
@@ -34,15 +38,20 @@ export class RateLimiter {
     const key = this.key(bucket);
     const [count, ttl] = await Promise.all([this.redis.get(key), this.redis.ttl(key)]);
     const blocked = Number(count ?? 0) >= limit;
+    if (blocked) countRefusal(bucket);
     return { blocked, retryAfterSeconds: ttl > 0 ? ttl : this.windowSeconds };
   }
 
-  /** Counts one event (a failure, or a request) and says whether the limit is now exceeded. */
-  async hit(bucket: string, limit: number): Promise<LimitState> {
+  /**
+   * Counts one event (a failure, or a request) and says whether the limit is now exceeded. `refuses: false`
+   * when the caller only records a failure and refuses nothing now (the refusal is counted when it happens).
+   */
+  async hit(bucket: string, limit: number, options: { refuses?: boolean } = {}): Promise<LimitState> {
     const key = this.key(bucket);
     const results = await this.redis.multi().incr(key).expire(key, this.windowSeconds, 'NX').ttl(key).exec();
     const count = Number(results?.[0]?.[1] ?? 0);
     const ttl = Number(results?.[2]?.[1] ?? this.windowSeconds);
+    if (count > limit && options.refuses !== false) countRefusal(bucket);
     return { blocked: count > limit, retryAfterSeconds: ttl > 0 ? ttl : this.windowSeconds };
   }
 

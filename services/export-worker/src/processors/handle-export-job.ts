@@ -4,6 +4,7 @@ import { ExportFailure, userReasonOf } from '../use-cases/export-failure';
 import type { PipelineDependencies } from '../use-cases/pipeline-dependencies';
 import { failExport, runExport, TERMINAL_STATUSES } from '../use-cases/run-export.use-case';
 import type { ExportJobHandler } from './export-resources.processor';
+import { exportJobDuration } from '../worker-metrics';
 
 /** A user over their concurrency limit waits this long before the job is tried again (no attempt used). */
 const BUSY_USER_DELAY_MS = 1_000;
@@ -31,13 +32,16 @@ export function handleExportJob(deps: PipelineDependencies): ExportJobHandler {
       () => void deps.slots.renew(userId, exportId).catch(() => undefined),
       deps.slots.leaseMs / 3,
     );
+    const timer = exportJobDuration.startTimer();
     try {
       await deps.exports.countAttempt(userId, exportId);
       await runExport(deps, userId, exportId);
+      timer({ state: 'completed' });
     } catch (error) {
       deps.logger.warn({ err: error, exportId, attempt: job.attemptsMade + 1 }, 'export attempt failed');
-      if (isLastAttempt(job, error))
-        await failExport(deps, userId, exportId, userReasonOf(error, job.attemptsMade + 1));
+      const last = isLastAttempt(job, error);
+      timer({ state: last ? 'failed' : 'retried' });
+      if (last) await failExport(deps, userId, exportId, userReasonOf(error, job.attemptsMade + 1));
       throw error;
     } finally {
       clearInterval(renewal);

@@ -1,6 +1,7 @@
 import type { Logger } from '@pfs/logger';
 import type { DuePush, PushTokenRepository } from '@pfs/resource-store';
 import { pushMessageOf } from './push-message';
+import { pushDeliveries } from '../worker-metrics';
 import type { PushOutcome, PushProviders } from './push-provider';
 
 export interface PushSenderDeps {
@@ -42,6 +43,7 @@ export async function sendDuePushes(deps: PushSenderDeps): Promise<number> {
 
 async function sendOne(deps: PushSenderDeps, push: DuePush): Promise<void> {
   if (push.deviceInvalid) {
+    pushDeliveries.inc({ provider: push.device.type, outcome: 'skipped' });
     await deps.pushTokens.settle(push.id, {
       status: 'skipped',
       error: 'the device token was declared invalid',
@@ -50,6 +52,7 @@ async function sendOne(deps: PushSenderDeps, push: DuePush): Promise<void> {
   }
   const provider = deps.providers[push.device.type];
   if (!provider) {
+    pushDeliveries.inc({ provider: push.device.type, outcome: 'skipped' });
     await deps.pushTokens.settle(push.id, {
       status: 'skipped',
       error: `no push provider is configured for ${push.device.type} devices`,
@@ -57,6 +60,7 @@ async function sendOne(deps: PushSenderDeps, push: DuePush): Promise<void> {
     return;
   }
   const outcome: PushOutcome = await provider.send(push.device, pushMessageOf(push.payload));
+  pushDeliveries.inc({ provider: provider.name, outcome: outcome.kind });
   if (outcome.kind !== 'sent') {
     // The device token is not logged: it addresses the user's device.
     deps.logger.warn(
