@@ -1,19 +1,19 @@
+import { ALL_SCOPES, SCOPE_DESCRIPTIONS } from '@pfs/contracts';
+import { ERROR_SCHEMA, HEADERS, responsesOf } from './openapi-responses';
 import { createSchemaOf, HyperLink, JsonSchema, ResourceSchema, updateSchemaOf } from './resource-schema';
 import { VENDOR_MEDIA_TYPE } from './media-type';
 
-const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['error_id', 'description'],
-  properties: {
-    error_id: { type: 'string' },
-    description: { type: 'string' },
-    fields: {
-      type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, error: { type: 'string' } } },
-    },
-    request_id: { type: 'string' },
-  },
-};
+export interface OpenApiOptions {
+  /** BASE_URL of the API: the document's server. */
+  baseUrl: string;
+  /** AUTH_URL of the authorization server: the OAuth 2.0 flows' endpoints. */
+  authUrl: string;
+}
+
+/** The scopes a link needs (all of them); none means any valid token. */
+export function scopesOf(link: HyperLink): string[] {
+  return (link.scope ?? '').split(/\s+/).filter(Boolean);
+}
 
 function parametersOf(link: HyperLink): JsonSchema[] {
   const path = [...link.href.matchAll(/\{(\w+)\}/g)].map((match) => ({
@@ -22,8 +22,9 @@ function parametersOf(link: HyperLink): JsonSchema[] {
     required: true,
     schema: { type: 'string' },
   }));
+  const required = (link.hrefSchema?.required as string[] | undefined) ?? [];
   const query = Object.entries((link.hrefSchema?.properties as Record<string, JsonSchema>) ?? {}).map(
-    ([name, schema]) => ({ name, in: 'query', required: false, schema }),
+    ([name, schema]) => ({ name, in: 'query', required: required.includes(name), schema }),
   );
   return [...path, ...query];
 }
@@ -42,43 +43,42 @@ function requestBodyOf(schema: ResourceSchema, link: HyperLink): JsonSchema | un
   return { required: true, content: Object.fromEntries(types.map((type) => [type, { schema: body }])) };
 }
 
-function responsesOf(schema: ResourceSchema, link: HyperLink): JsonSchema {
-  const ref = { $ref: `#/components/schemas/${schema.name}` };
-  const error = {
-    description: 'Error',
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+function descriptionOf(link: HyperLink): string {
+  const scopes = scopesOf(link);
+  const needs = scopes.length
+    ? `the ${scopes.join(' and ')} scope${scopes.length > 1 ? 's' : ''}`
+    : 'any valid token';
+  return `${link.title}. Needs ${needs}.`;
+}
+
+/** Any scoped operation accepts an OAuth 2.0 token holding the scopes, or a personal token. */
+function securityOf(link: HyperLink): JsonSchema[] {
+  return [{ oauth2: scopesOf(link) }, { personalToken: [] }];
+}
+
+function securitySchemes(authUrl: string): JsonSchema {
+  const scopes = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope] ?? scope]));
+  const authorizationUrl = `${authUrl}/oauth2/authorize`;
+  const tokenUrl = `${authUrl}/oauth2/token`;
+  return {
+    oauth2: {
+      type: 'oauth2',
+      description: 'Tokens of the PFS authorization server (docs/oauth.md).',
+      flows: {
+        authorizationCode: { authorizationUrl, tokenUrl, refreshUrl: tokenUrl, scopes },
+        implicit: { authorizationUrl, refreshUrl: tokenUrl, scopes },
+      },
+    },
+    personalToken: {
+      type: 'http',
+      scheme: 'basic',
+      description: 'Personal token as user name, empty password.',
+    },
   };
-  const target = link.target ?? 'none';
-  const file = { type: 'string', format: 'binary' };
-  const ok = link.targetMediaTypes
-    ? {
-        '200': {
-          description: 'The file',
-          content: Object.fromEntries(link.targetMediaTypes.map((type) => [type, { schema: file }])),
-        },
-        '304': { description: 'Not modified (If-None-Match).' },
-      }
-    : link.method === 'POST' && link.rel === 'create'
-      ? { '201': { description: 'Created; Location names the new object.' } }
-      : target === 'none'
-        ? { '204': { description: 'Done.' } }
-        : {
-            '200': {
-              description: 'OK',
-              content: {
-                [VENDOR_MEDIA_TYPE]: {
-                  schema:
-                    target === 'list' ? { type: 'array', items: ref } : target === 'object' ? ref : target,
-                },
-              },
-            },
-            '304': { description: 'Not modified (If-None-Match / If-Modified-Since).' },
-          };
-  return { ...ok, '400': error, '401': error, '403': error, '404': error, '409': error, '429': error };
 }
 
 /** OpenAPI 3.1 derived from the registered hyper-schemas: one operation per link. */
-export function buildOpenApi(schemas: ResourceSchema[], baseUrl: string): JsonSchema {
+export function buildOpenApi(schemas: ResourceSchema[], options: OpenApiOptions): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const components: Record<string, JsonSchema> = { Error: ERROR_SCHEMA };
   for (const schema of schemas) {
@@ -86,32 +86,34 @@ export function buildOpenApi(schemas: ResourceSchema[], baseUrl: string): JsonSc
     for (const link of schema.links) {
       const operation: JsonSchema = {
         summary: link.title,
+        description: descriptionOf(link),
         operationId: `${schema.name}.${link.rel}`,
         tags: [schema.name],
         parameters: parametersOf(link),
         responses: responsesOf(schema, link),
-        ...(link.scope ? { security: [{ oauth2: [link.scope] }, { personalToken: [] }] } : {}),
+        security: securityOf(link),
       };
       const body = requestBodyOf(schema, link);
       if (body) operation.requestBody = body;
       (paths[link.href] ??= {})[link.method.toLowerCase()] = operation;
     }
   }
+  // A resource no response carries (push is write-only) has no component: nothing would use it.
+  const used = JSON.stringify(paths);
+  for (const name of Object.keys(components)) {
+    if (!used.includes(`"#/components/schemas/${name}"`)) delete components[name];
+  }
   return {
     openapi: '3.1.0',
-    info: { title: 'PFS resource API', version: '1' },
-    servers: [{ url: baseUrl }],
-    paths,
-    components: {
-      schemas: components,
-      securitySchemes: {
-        oauth2: { type: 'oauth2', flows: {} },
-        personalToken: {
-          type: 'http',
-          scheme: 'basic',
-          description: 'Personal token as user name, empty password.',
-        },
-      },
+    info: {
+      title: 'PFS resource API',
+      version: '1',
+      description: 'The Personal Finance Service: an open, self-hostable HTTP API over a person’s money.',
+      contact: { name: 'PFS API documentation', url: `${options.baseUrl}/docs` },
     },
+    servers: [{ url: options.baseUrl }],
+    tags: schemas.map((schema) => ({ name: schema.name, description: schema.description ?? schema.title })),
+    paths,
+    components: { schemas: components, headers: HEADERS, securitySchemes: securitySchemes(options.authUrl) },
   };
 }

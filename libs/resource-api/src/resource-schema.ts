@@ -14,11 +14,16 @@ export interface HyperLink {
   submission?: 'create' | 'update' | 'patch' | JsonSchema;
   /** What the response body is: one object, a list of them, or nothing. */
   target?: 'object' | 'list' | 'none' | JsonSchema;
+  /** With target `list`: the item, when it is not this resource's representation (computed rows). */
+  listItem?: JsonSchema;
   /** Media types of a non-JSON request body (a file upload); default: JSON. */
   submissionMediaTypes?: string[];
   /** Media types of a non-JSON response (a file download); default: the JSON representation. */
   targetMediaTypes?: string[];
-  /** Scope needed, shown in the docs and OpenAPI. */
+  /**
+   * Scopes needed, space-separated (all of them), shown in the docs and OpenAPI; none: any valid token
+   * (the route must still authenticate). It must say what the route enforces (the contract test checks).
+   */
   scope?: string;
 }
 
@@ -96,7 +101,9 @@ export function hyperSchemaDocument(schema: ResourceSchema, baseUrl: string): Js
       ...(link.submission === 'patch' ? { submissionSchema: { type: 'object' } } : {}),
       ...(typeof link.submission === 'object' ? { submissionSchema: link.submission } : {}),
       ...(link.target === 'object' ? { targetSchema: { $ref: '#' } } : {}),
-      ...(link.target === 'list' ? { targetSchema: { type: 'array', items: { $ref: '#' } } } : {}),
+      ...(link.target === 'list'
+        ? { targetSchema: { type: 'array', items: link.listItem ?? { $ref: '#' } } }
+        : {}),
       ...(typeof link.target === 'object' ? { targetSchema: link.target } : {}),
     })),
   };

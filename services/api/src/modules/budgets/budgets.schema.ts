@@ -28,6 +28,31 @@ const listQuery = {
   },
 };
 
+/** One past iteration of a budget (`/budgets/{id}/history`): its figures, not the whole budget. */
+const historyItem = {
+  type: 'object',
+  properties: {
+    budget_id: { type: 'string' },
+    from: date,
+    to: date,
+    iteration: { type: 'integer', minimum: 0 },
+    limit: { type: 'number' },
+    currency: {
+      type: 'object',
+      properties: {
+        code: { type: 'string' },
+        rate: { type: 'number' },
+        main_rate: { type: 'number' },
+        fixed: { type: 'boolean' },
+      },
+    },
+    limit_planned: { type: 'number' },
+    amount: { type: 'number' },
+    planned: { type: 'number' },
+    rollover_amount: { type: 'number' },
+  },
+};
+
 export const budgetsSchema: ResourceSchema = {
   name: 'budgets',
   title: 'Budget',
@@ -53,6 +78,7 @@ export const budgetsSchema: ResourceSchema = {
         code: { type: 'string', pattern: '^[A-Z]{3}$' },
         rate: { type: 'number', exclusiveMinimum: 0 },
         fixed: { type: 'boolean' },
+        main_rate: { type: 'number', readOnly: true },
       },
     },
     recurrence: {
@@ -67,6 +93,7 @@ export const budgetsSchema: ResourceSchema = {
         byday: { type: 'string', maxLength: 100 },
         bymonthday: { type: 'string', maxLength: 100 },
         bysetpos: { type: 'string', maxLength: 100 },
+        iteration: { type: 'integer', minimum: 0, readOnly: true },
       },
     },
     rollover: { type: 'boolean' },
@@ -151,6 +178,8 @@ export const budgetsSchema: ResourceSchema = {
       method: 'GET',
       title: 'Past iterations of a budget, newest first',
       scope: 'budgets:r',
+      target: 'list',
+      listItem: historyItem,
       hrefSchema: {
         type: 'object',
         required: ['to'],

@@ -1,6 +1,8 @@
 import type { JsonSchema, ResourceSchema } from '@pfs/resource-api';
 
 const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' };
+/** Id lists of POST /entries/manage (readManageRequest's bound). */
+const manageIds = { type: 'array', maxItems: 500, items: id };
 const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 };
 const currency = {
   type: 'object',
@@ -347,15 +349,15 @@ export const entriesSchema: ResourceSchema = {
           with: {
             type: 'object',
             properties: {
-              tags: { type: 'array' },
-              accounts: { type: 'array' },
-              categories: { type: 'array' },
+              tags: manageIds,
+              accounts: manageIds,
+              categories: manageIds,
               description: { type: 'string' },
             },
           },
-          set: { type: 'object', properties: { tags: { type: 'array' }, account: id, category: id } },
-          add: { type: 'object', properties: { tags: { type: 'array' } } },
-          remove: { type: 'object', properties: { tags: { type: 'array' } } },
+          set: { type: 'object', properties: { tags: manageIds, account: id, category: id } },
+          add: { type: 'object', properties: { tags: manageIds } },
+          remove: { type: 'object', properties: { tags: manageIds } },
         },
       },
       scope: 'entries:rw',

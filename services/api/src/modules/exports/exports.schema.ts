@@ -81,9 +81,9 @@ export const exportsSchema: ResourceSchema = {
       rel: 'create',
       href: '/exports',
       method: 'POST',
-      title: 'Request an export',
+      title: 'Request an export (type user_data also needs user:r)',
       submission: 'create',
-      scope: 'entries:rw budgets:r (user_data also user:r)',
+      scope: 'entries:rw budgets:r',
     },
     {
       rel: 'self',

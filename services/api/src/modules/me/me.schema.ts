@@ -39,7 +39,21 @@ export const meSchema: ResourceSchema = {
             'Sets custom rates: {code, rate, fixed, reference_currency} (reference defaults to main; rate = ' +
             'units of reference_currency per 1 code; no rate or 0 removes it), or an array of them.',
         },
-        recent: { type: 'array', readOnly: true, description: 'Previous main currencies, latest first.' },
+        recent: {
+          type: 'array',
+          readOnly: true,
+          description: 'Previous main currencies, latest first (with the custom rate held for that code).',
+          items: {
+            type: 'object',
+            required: ['code'],
+            properties: {
+              code: { type: 'string' },
+              rate: { type: 'number' },
+              fixed: { type: 'boolean' },
+              reference_currency: { type: 'string' },
+            },
+          },
+        },
       },
       required: ['main'],
     },

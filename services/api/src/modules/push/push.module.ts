@@ -1,4 +1,5 @@
 import type { ApiModule } from '../api-module';
 import { pushRoutes } from './push.routes';
+import { pushSchema } from './push.schema';
 
-export const pushModule: ApiModule = { name: 'push', routes: pushRoutes };
+export const pushModule: ApiModule = { name: 'push', schemas: [pushSchema], routes: pushRoutes };

@@ -31,7 +31,7 @@ export function schemaRoutes(deps: ApiDependencies): Router {
     );
     cache = {
       schemas,
-      openapi: JSON.stringify(buildOpenApi(all, baseUrl)),
+      openapi: JSON.stringify(buildOpenApi(all, { baseUrl, authUrl: deps.config.AUTH_URL })),
       docs: renderDocsPage(all, baseUrl),
     };
     return cache;
@@ -40,12 +40,14 @@ export function schemaRoutes(deps: ApiDependencies): Router {
   router.get('/', (req, res) => {
     const index = JSON.stringify({
       links: [
-        ...deps.resourceApi.schemas.list().map((schema) => ({
-          rel: schema.name,
-          href: `${baseUrl}${schema.links.find((link) => link.rel === 'list' || link.rel === 'self')?.href ?? `/${schema.name}`}`,
-          schema: `${baseUrl}/schema/${schema.name}`,
-        })),
-        { rel: 'rate-limit', href: `${baseUrl}/rate-limit` },
+        // Resources that can be read (a list or a self link); write-only ones such as push have no entry.
+        ...deps.resourceApi.schemas.list().flatMap((schema) => {
+          const read = schema.links.find((link) => link.rel === 'list' || link.rel === 'self');
+          if (!read) return [];
+          return [
+            { rel: schema.name, href: `${baseUrl}${read.href}`, schema: `${baseUrl}/schema/${schema.name}` },
+          ];
+        }),
         { rel: 'openapi', href: `${baseUrl}/openapi.json` },
         { rel: 'docs', href: `${baseUrl}/docs` },
       ],

@@ -1,0 +1,112 @@
+import request, { Response } from 'supertest';
+import { ApiTestApp, issueToken } from '../../support/api-test-app';
+import {
+  ContractChecker,
+  ObservedResponse,
+  OpenApiDocument,
+  operationsOf,
+  WalkedOperation,
+} from '../../support/openapi-contract';
+import { buildOpenApi } from '@pfs/resource-api';
+import { apiModules } from '../../../src/modules';
+import { startImagesApp } from '../images/images-harness';
+import { ContractFixture, PlannedRequest } from './contract-fixture';
+
+/** Keeps every body as bytes, so JSON, pictures and PDFs are checked alike. */
+function rawBody(res: Response, done: (error: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+}
+
+function observe(answer: Response): ObservedResponse {
+  const bytes = answer.body as Buffer;
+  const isJson = /[/+]json\b/.test(String(answer.headers['content-type'] ?? ''));
+  const text = bytes.length && isJson ? bytes.toString('utf8') : '';
+  return {
+    status: answer.status,
+    headers: answer.headers,
+    text: bytes.length ? bytes.toString('latin1') : '',
+    body: isJson ? (text ? JSON.parse(text) : undefined) : bytes.length ? bytes : undefined,
+  };
+}
+
+/** The operation as the served document declares it (the one the checks read). */
+function servedOperation(declared: WalkedOperation): WalkedOperation {
+  return { ...declared, operation: doc.paths[declared.path][declared.method] };
+}
+
+function send(api: ApiTestApp, walked: WalkedOperation, planned: PlannedRequest, auth: string) {
+  const agent = request(api.app);
+  let call = agent[walked.method](planned.path)
+    .query(planned.query)
+    .set('Authorization', auth)
+    .buffer(true)
+    .parse(rawBody);
+  if (planned.contentType) call = call.set('Content-Type', planned.contentType);
+  return planned.body === undefined ? call : call.send(planned.body as object);
+}
+
+/**
+ * The operations, known when the tests are defined: the same generator over the same module schemas as
+ * the served document (the first test checks the served one lists exactly these).
+ */
+const generated = buildOpenApi(
+  apiModules.flatMap((module) => module.schemas ?? []),
+  { baseUrl: 'http://127.0.0.1:3000', authUrl: 'http://127.0.0.1:3001' },
+) as unknown as OpenApiDocument;
+const cases = operationsOf(generated).map(
+  (walked) => [`${walked.method.toUpperCase()} ${walked.path}`, walked] as const,
+);
+
+let api: ApiTestApp;
+let doc: OpenApiDocument;
+let checker: ContractChecker;
+let fixture: ContractFixture;
+
+beforeAll(async () => {
+  api = await startImagesApp();
+  doc = (await request(api.app).get('/openapi.json').expect(200)).body;
+  checker = new ContractChecker(doc);
+  fixture = await ContractFixture.seed(api);
+}, 120_000);
+afterAll(() => api.close());
+
+describe('every operation of /openapi.json, called for real', () => {
+  it('when the served document is walked, then it lists the operations of every resource', () => {
+    const ids = operationsOf(doc).map((walked) => walked.operation.operationId);
+    expect(ids).toEqual(cases.map(([, walked]) => walked.operation.operationId));
+    expect(ids).toEqual(expect.arrayContaining(['entries.create', 'budgets.history', 'currencies.list']));
+  });
+
+  it.each(cases)('%s answers with a declared status, headers and body', async (_name, declared) => {
+    const walked = servedOperation(declared);
+    const planned = await fixture.plan(walked);
+    const observed = observe(await send(api, walked, planned, fixture.user.auth));
+    expect({
+      status: observed.status,
+      problems: checker.problems(walked, observed),
+      ...(observed.status >= 300 ? { body: observed.text } : {}),
+    }).toEqual({ status: expect.any(Number), problems: [] });
+    expect(observed.status).toBeLessThan(300);
+  });
+
+  it.each(cases)('%s needs exactly the scopes its security declares', async (_name, declared) => {
+    const walked = servedOperation(declared);
+    const scopes = walked.operation.security?.find((requirement) => requirement.oauth2)?.oauth2;
+    expect(scopes).toBeDefined();
+    const exact = await issueToken(api.deps, fixture.user.userId, scopes!.join(' '));
+    const withExact = await send(api, walked, await fixture.plan(walked), exact.auth);
+    expect({
+      status: withExact.status,
+      body: withExact.status >= 300 ? observe(withExact).text : '',
+    }).toEqual({
+      status: expect.any(Number),
+      body: '',
+    });
+    const unscoped = await issueToken(api.deps, fixture.user.userId, '');
+    const withNone = await send(api, walked, await fixture.plan(walked), unscoped.auth);
+    // An operation declaring no scope is open to any valid token; any other refuses a token without them.
+    expect(withNone.status === 403).toBe(scopes!.length > 0);
+  });
+});
