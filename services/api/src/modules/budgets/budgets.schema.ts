@@ -28,31 +28,6 @@ const listQuery = {
   },
 };
 
-/** One past iteration of a budget (`/budgets/{id}/history`): its figures, not the whole budget. */
-const historyItem = {
-  type: 'object',
-  properties: {
-    budget_id: { type: 'string' },
-    from: date,
-    to: date,
-    iteration: { type: 'integer', minimum: 0 },
-    limit: { type: 'number' },
-    currency: {
-      type: 'object',
-      properties: {
-        code: { type: 'string' },
-        rate: { type: 'number' },
-        main_rate: { type: 'number' },
-        fixed: { type: 'boolean' },
-      },
-    },
-    limit_planned: { type: 'number' },
-    amount: { type: 'number' },
-    planned: { type: 'number' },
-    rollover_amount: { type: 'number' },
-  },
-};
-
 export const budgetsSchema: ResourceSchema = {
   name: 'budgets',
   title: 'Budget',
@@ -178,8 +153,6 @@ export const budgetsSchema: ResourceSchema = {
       method: 'GET',
       title: 'Past iterations of a budget, newest first',
       scope: 'budgets:r',
-      target: 'list',
-      listItem: historyItem,
       hrefSchema: {
         type: 'object',
         required: ['to'],
@@ -190,31 +163,30 @@ export const budgetsSchema: ResourceSchema = {
           per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
         },
       },
-      target: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['budget_id', 'from', 'to', 'iteration', 'limit', 'currency', 'amount', 'planned'],
-          properties: {
-            budget_id: { type: 'string' },
-            from: date,
-            to: date,
-            iteration: { type: 'integer', minimum: 0 },
-            limit: { type: 'number' },
-            currency: {
-              type: 'object',
-              properties: {
-                code: { type: 'string' },
-                rate: { type: 'number' },
-                main_rate: { type: 'number' },
-                fixed: { type: 'boolean' },
-              },
+      target: 'list',
+      // Its own rows (figures of one iteration), paged like every list.
+      listItem: {
+        type: 'object',
+        required: ['budget_id', 'from', 'to', 'iteration', 'limit', 'currency', 'amount', 'planned'],
+        properties: {
+          budget_id: { type: 'string' },
+          from: date,
+          to: date,
+          iteration: { type: 'integer', minimum: 0 },
+          limit: { type: 'number' },
+          currency: {
+            type: 'object',
+            properties: {
+              code: { type: 'string' },
+              rate: { type: 'number' },
+              main_rate: { type: 'number' },
+              fixed: { type: 'boolean' },
             },
-            limit_planned: { type: 'number' },
-            amount: { type: 'number', minimum: 0 },
-            planned: { type: 'number', minimum: 0 },
-            rollover_amount: { type: 'number' },
           },
+          limit_planned: { type: 'number' },
+          amount: { type: 'number', minimum: 0 },
+          planned: { type: 'number', minimum: 0 },
+          rollover_amount: { type: 'number' },
         },
       },
     },
