@@ -5,7 +5,7 @@
  */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/libs', '<rootDir>/services'],
+  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/infra'],
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],

@@ -1,12 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createServer, Server, Socket, connect } from 'node:net';
 
 /**
  * The path an orchestrator polls to know a service is ready for traffic: every service answers it.
  * One constant, so moving to the separate readiness check (`/health/ready`) is a one-line change.
  */
-export const READINESS_PATH = '/health';
+export const READINESS_PATH = '/health/ready';
 
 /** A built service (or any node entry point) running as a child process, its output captured. */
 export interface ServiceProcess {
@@ -20,7 +21,7 @@ export interface ServiceProcess {
 /** Starts `node <args>` with exactly `env` (plus PATH), so a test controls every variable the service sees. */
 export function startNodeProcess(args: string[], env: Record<string, string>, cwd?: string): ServiceProcess {
   const entry = args.find((arg) => !arg.startsWith('-'));
-  if (entry && !existsSync(entry))
+  if (entry && !existsSync(resolve(cwd ?? '.', entry)))
     throw new Error(`${entry} is missing: run \`npm run build\` (npm test does) first`);
   const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', ...env },
