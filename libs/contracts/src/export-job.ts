@@ -12,6 +12,8 @@ export const ExportJobPayloadSchema = z.object({
   version: z.literal(EXPORT_JOB_VERSION),
   exportId: z.string(),
   userId: z.string(),
+  /** The W3C trace context of the request that queued it (not a secret): the worker's lines join its trace. */
+  traceparent: z.string().max(512).optional(),
 });
 
 export type ExportJobPayload = z.infer<typeof ExportJobPayloadSchema>;

@@ -4,6 +4,7 @@ export type { HealthCheck } from './health.routes';
 export { startHttpServer } from './http-server';
 export type { RunningHttpServer, StartHttpServerOptions } from './http-server';
 export { requestIdMiddleware } from './request-id.middleware';
+export { traceMiddleware } from './trace.middleware';
 export { requestLoggerMiddleware } from './request-logger.middleware';
 export { setRequestIdentity } from './request-identity';
 export type { RequestIdentity } from './request-identity';

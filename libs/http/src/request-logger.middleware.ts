@@ -1,4 +1,4 @@
-import type { Logger } from '@pfs/logger';
+import { currentTrace, Logger } from '@pfs/logger';
 import type { Request, RequestHandler, Response } from 'express';
 import { HEALTH_PATHS } from './health.routes';
 import { observeHttpRequest } from './metrics/http-metrics';
@@ -24,11 +24,13 @@ export function requestLoggerMiddleware(logger: Logger): RequestHandler {
       return;
     }
     const startedAt = performance.now();
+    // 'finish' may fire outside the request's async context: the trace id is taken now.
+    const traceId = currentTrace()?.traceId;
     const done = () => {
       res.off('finish', done);
       res.off('close', done);
       const elapsedMs = performance.now() - startedAt;
-      logRequest(lines, req, res, elapsedMs);
+      logRequest(lines, req, res, elapsedMs, traceId);
       observeHttpRequest(req, res, elapsedMs);
     };
     res.on('finish', done);
@@ -37,7 +39,13 @@ export function requestLoggerMiddleware(logger: Logger): RequestHandler {
   };
 }
 
-function logRequest(logger: Logger, req: Request, res: Response, elapsedMs: number): void {
+function logRequest(
+  logger: Logger,
+  req: Request,
+  res: Response,
+  elapsedMs: number,
+  traceId: string | undefined,
+): void {
   const identity = requestIdentityOf(req, res);
   const fields = {
     req: { id: req.id, method: req.method, url: req.originalUrl },
@@ -45,6 +53,7 @@ function logRequest(logger: Logger, req: Request, res: Response, elapsedMs: numb
     responseTime: Math.round(elapsedMs),
     userId: identity?.userId,
     clientId: identity?.clientId,
+    traceId,
   };
   if (!res.writableFinished) logger.warn(fields, 'request aborted');
   else if (res.statusCode >= 500) logger.error(fields, 'request errored');

@@ -1,4 +1,5 @@
 import pino, { Logger } from 'pino';
+import { currentTrace } from './trace-context';
 
 export type { Logger };
 
@@ -31,7 +32,14 @@ export interface LoggerOptions {
   destination?: pino.DestinationStream;
 }
 
-/** JSON logs, one line each, with secrets redacted. */
+/** Every line written while a trace is current names it, so one trace id finds all its lines in every service. */
+function traceFields(): object {
+  const trace = currentTrace();
+  // A fresh object each time: pino merges the line's own fields into it.
+  return trace ? { traceId: trace.traceId } : {};
+}
+
+/** JSON logs, one line each, with secrets redacted and the current trace id. */
 export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
@@ -40,6 +48,7 @@ export function createLogger(options: LoggerOptions): Logger {
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       base: { service: options.name },
       timestamp: pino.stdTimeFunctions.isoTime,
+      mixin: traceFields,
     },
     options.destination,
   );

@@ -6,6 +6,7 @@ import {
   requestIdMiddleware,
   requestLoggerMiddleware,
   routeNotFoundMiddleware,
+  traceMiddleware,
 } from '@pfs/http';
 import {
   httpsMiddleware,
@@ -42,6 +43,7 @@ export function buildApiApp(deps: ApiDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', trustProxyValue(deps.config.TRUST_PROXY));
+  app.use(traceMiddleware);
   app.use(requestIdMiddleware);
   app.use(requestLoggerMiddleware(deps.logger));
   // HSTS is sent by httpsMiddleware, only on secure responses (browsers ignore it on plain HTTP anyway).

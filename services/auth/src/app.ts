@@ -5,6 +5,7 @@ import {
   requestIdMiddleware,
   requestLoggerMiddleware,
   routeNotFoundMiddleware,
+  traceMiddleware,
 } from '@pfs/http';
 import express, { Express } from 'express';
 import helmet from 'helmet';
@@ -31,6 +32,7 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   const secureCookies = deps.config.AUTH_URL.startsWith('https://');
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  app.use(traceMiddleware);
   app.use(requestIdMiddleware);
   app.use(secretQueryMiddleware);
   app.use(requestLoggerMiddleware(deps.logger));

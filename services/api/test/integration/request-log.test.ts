@@ -19,7 +19,11 @@ describe('request log lines', () => {
     const deps = await createApiDependencies(loadApiConfig(process.env), logger);
     try {
       const user = await createTestUser(deps, 'user:r');
-      await request(buildApiApp(deps)).get('/me').set('Authorization', user.auth).expect(200);
+      await request(buildApiApp(deps))
+        .get('/me')
+        .set('Authorization', user.auth)
+        .set('traceparent', '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01')
+        .expect(200);
       await new Promise((resolve) => setImmediate(resolve));
       const line = lines.find((entry) => entry.msg === 'request completed');
       expect(line).toMatchObject({
@@ -27,6 +31,7 @@ describe('request log lines', () => {
         res: { statusCode: 200 },
         userId: user.userId,
         clientId: 'test-client',
+        traceId: '0af7651916cd43dd8448eb211c80319c',
       });
       expect(JSON.stringify(lines)).not.toContain(user.token);
     } finally {

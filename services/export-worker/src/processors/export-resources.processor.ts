@@ -5,7 +5,7 @@ import {
   PUSH_SEND_JOB_NAME,
   ExportJobPayloadSchema,
 } from '@pfs/contracts';
-import type { Logger } from '@pfs/logger';
+import { childTraceContext, Logger, parseTraceparent, runWithTrace } from '@pfs/logger';
 import { Job, UnrecoverableError } from 'bullmq';
 
 export interface ExportJobHandler {
@@ -43,8 +43,12 @@ export function createExportProcessor(
     const parsed = ExportJobPayloadSchema.safeParse(job.data);
     if (!parsed.success)
       throw new UnrecoverableError(`invalid ${EXPORT_JOB_NAME} payload: ${parsed.error.message}`);
-    logger.info({ jobId: job.id, exportId: parsed.data.exportId }, 'export job started');
-    await handle(parsed.data, job, token);
-    logger.info({ jobId: job.id, exportId: parsed.data.exportId }, 'export job finished');
+    // The job's work (and its calls to storage) runs in the queuing request's trace.
+    const trace = childTraceContext(parseTraceparent(parsed.data.traceparent));
+    await runWithTrace(trace, async () => {
+      logger.info({ jobId: job.id, exportId: parsed.data.exportId }, 'export job started');
+      await handle(parsed.data, job, token);
+      logger.info({ jobId: job.id, exportId: parsed.data.exportId }, 'export job finished');
+    });
   };
 }

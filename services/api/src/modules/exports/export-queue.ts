@@ -5,6 +5,7 @@ import {
   exportJobOptions,
   queuePrefix,
 } from '@pfs/contracts';
+import { childTraceContext, currentTrace, formatTraceparent } from '@pfs/logger';
 import { createRedisClient } from '@pfs/redis';
 import { Queue } from 'bullmq';
 
@@ -12,6 +13,12 @@ import { Queue } from 'bullmq';
 export interface ExportQueue {
   enqueue(userId: string, exportId: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The queued job is a child span of the current request's trace. */
+function traceparentOfCurrentWork(): string | undefined {
+  const trace = currentTrace();
+  return trace ? formatTraceparent(childTraceContext(trace)) : undefined;
 }
 
 export function createExportQueue(config: { REDIS_URL: string; REDIS_KEY_PREFIX: string }): ExportQueue {
@@ -25,7 +32,7 @@ export function createExportQueue(config: { REDIS_URL: string; REDIS_KEY_PREFIX:
     async enqueue(userId, exportId) {
       await queue.add(
         EXPORT_JOB_NAME,
-        { version: EXPORT_JOB_VERSION, exportId, userId },
+        { version: EXPORT_JOB_VERSION, exportId, userId, traceparent: traceparentOfCurrentWork() },
         exportJobOptions(exportId),
       );
     },
