@@ -51,3 +51,28 @@ export const envOptionalPort = () =>
     .min(0, 'must be at least 0')
     .max(65535, 'must be at most 65535')
     .optional();
+
+/**
+ * A comma-separated list of exact origins (`scheme://host[:port]`, as a browser sends `Origin`), parsed once
+ * into an array; unset or empty is none. A path, a trailing slash, a wildcard or upper case is refused,
+ * since it would never equal an `Origin` header.
+ */
+export const envOriginList = () =>
+  z
+    .string()
+    .default('')
+    .transform((raw, ctx) => {
+      const origins = raw
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== '');
+      for (const origin of origins) {
+        if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            message: `"${origin}" is not an exact origin (scheme://host[:port], lower case, no path)`,
+          });
+        }
+      }
+      return origins;
+    });

@@ -7,12 +7,14 @@ export {
   envOptionalPort,
   envOptionalString,
   envOptionalUrl,
+  envOriginList,
   envPort,
   envPostgresUrl,
   envString,
   envUrl,
 } from './fields';
 export {
+  corsShape,
   databaseShape,
   metricsShape,
   publicUrlShape,

@@ -4,6 +4,7 @@ import {
   envInt,
   envOptionalString,
   envOptionalUrl,
+  envOriginList,
   envPostgresUrl,
   envString,
   envUrl,
@@ -55,4 +56,9 @@ export const storageShape = {
 /** The interface every service's separate metrics port listens on (docs/operations.md#metrics-and-what-to-alert-on). */
 export const metricsShape = {
   METRICS_HOST: envString('127.0.0.1'),
+};
+
+/** Browser apps allowed to call the API and the token endpoint (CORS); none by default. */
+export const corsShape = {
+  CORS_ORIGINS: envOriginList(),
 };

@@ -1,3 +1,4 @@
+export { corsMiddleware } from './cors.middleware';
 export { errorMiddleware, routeNotFoundMiddleware } from './error.middleware';
 export { HEALTH_PATHS, healthRoutes } from './health.routes';
 export type { HealthCheck } from './health.routes';

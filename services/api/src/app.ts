@@ -1,4 +1,5 @@
 import {
+  corsMiddleware,
   errorMiddleware,
   HEALTH_PATHS,
   healthRoutes,
@@ -46,6 +47,8 @@ export function buildApiApp(deps: ApiDependencies): Express {
   app.use(traceMiddleware);
   app.use(requestIdMiddleware);
   app.use(requestLoggerMiddleware(deps.logger));
+  // Before HTTPS, authentication and the rate limit: a preflight carries no token and must not count.
+  app.use(corsMiddleware(deps.config.CORS_ORIGINS));
   // HSTS is sent by httpsMiddleware, only on secure responses (browsers ignore it on plain HTTP anyway).
   app.use(helmet({ strictTransportSecurity: false }));
   app.use(httpsMiddleware({ required: isHttpsRequired(deps.config), exemptPaths: HEALTH_PATHS }));

@@ -1,5 +1,6 @@
 import {
   Env,
+  corsShape,
   databaseShape,
   defineConfig,
   envInt,
@@ -30,6 +31,7 @@ export const apiConfigShape = {
   ...redisShape,
   ...publicUrlShape,
   ...storageShape,
+  ...corsShape,
   API_PORT: envPort(3000),
   /** Interface to listen on; 0.0.0.0 inside containers. */
   API_HOST: envString('127.0.0.1'),

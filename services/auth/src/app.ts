@@ -1,4 +1,5 @@
 import {
+  corsMiddleware,
   errorMiddleware,
   healthRoutes,
   observeDependencies,
@@ -36,6 +37,11 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   app.use(requestIdMiddleware);
   app.use(secretQueryMiddleware);
   app.use(requestLoggerMiddleware(deps.logger));
+  // Browser apps (public clients with PKCE) call these with fetch; the pages stay same-origin only.
+  app.use(
+    ['/oauth2/token', '/oauth2/revoke', '/.well-known/oauth-authorization-server'],
+    corsMiddleware(deps.config.CORS_ORIGINS),
+  );
   // Pages carry no scripts; the default CSP forbids inline scripts, and form-action stays on our origin.
   app.use(helmet({ contentSecurityPolicy: { directives: { 'form-action': ["'self'"] } } }));
   const checks = {

@@ -1,5 +1,6 @@
 import {
   Env,
+  corsShape,
   databaseShape,
   defineConfig,
   envInt,
@@ -30,6 +31,7 @@ export const authConfigShape = {
   ...databaseShape,
   ...redisShape,
   ...publicUrlShape,
+  ...corsShape,
   AUTH_PORT: envPort(3001),
   /** Interface to listen on; 0.0.0.0 inside containers. */
   AUTH_HOST: envString('127.0.0.1'),
