@@ -6,6 +6,7 @@ const ALLOWED = 'http://127.0.0.2:5173';
 /** Issue 14 point 8: browser apps reach the token, revoke and metadata endpoints; the pages stay same-origin. */
 describe('CORS on the auth service', () => {
   const auth = useAuthTestApp({ CORS_ORIGINS: ALLOWED });
+  const closed = useAuthTestApp({ CORS_ORIGINS: '' });
 
   it.each(['/oauth2/token', '/oauth2/revoke'])(
     'when an allowed origin sends a preflight to %s, then 204 allows it without any credentials',
@@ -53,6 +54,14 @@ describe('CORS on the auth service', () => {
 
   it('when an allowed origin asks for a page (sign-in), then no CORS: the pages are not an API', async () => {
     const answer = await request(auth.app).get('/login').set('Origin', ALLOWED).expect(200);
+    expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('when CORS_ORIGINS is not set, then no origin is allowed', async () => {
+    const answer = await request(closed.app)
+      .options('/oauth2/token')
+      .set('Origin', ALLOWED)
+      .set('Access-Control-Request-Method', 'POST');
     expect(answer.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

@@ -95,17 +95,10 @@ describe('CORS on the API', () => {
     expect(port.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('when CORS_ORIGINS is not set, then no origin is allowed', async () => {
-    const closed = await startApiTestApp({ CORS_ORIGINS: '' });
-    try {
-      const answer = await request(closed.app)
-        .options('/me')
-        .set('Origin', ALLOWED)
-        .set('Access-Control-Request-Method', 'GET');
-      expect(answer.headers['access-control-allow-origin']).toBeUndefined();
-    } finally {
-      await closed.close();
-    }
+  it('when CORS_ORIGINS is not set, then it allows no origin (the auth service test shows the answer over HTTP)', () => {
+    const env = { ...process.env };
+    delete env.CORS_ORIGINS;
+    expect(loadApiConfig(env).CORS_ORIGINS).toEqual([]);
   });
 
   it('when CORS_ORIGINS holds something that is not an exact origin, then the config is refused naming it', () => {
