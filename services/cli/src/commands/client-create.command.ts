@@ -1,10 +1,8 @@
 import { ClientRepository, createClient } from '@pfs/auth';
 import { parseArgs } from 'node:util';
 import { CliConfig, CliUsageError } from '../cli-context';
+import { CLIENT_CREATE_USAGE } from '../usage';
 import { withDataSource } from './with-data-source';
-
-export const CLIENT_CREATE_USAGE =
-  'client:create --name N --redirect-uri URI --scope "user:r entries:rw ..." [--implicit]';
 
 /** `client:create`: registers an application and prints its credentials (the secret only this once). */
 export async function clientCreateCommand(config: CliConfig, args: string[]): Promise<unknown> {

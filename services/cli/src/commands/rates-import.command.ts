@@ -4,10 +4,8 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { CliConfig, CliUsageError } from '../cli-context';
+import { RATES_IMPORT_USAGE } from '../usage';
 import { withDataSource } from './with-data-source';
-
-export const RATES_IMPORT_USAGE =
-  'rates:import [--file eurofxref-hist.csv]  (default: the ECB history shipped with PFS)';
 
 /** `rates:import`: loads EUR reference rates from a file in the ECB CSV format; prints {file, days, rates}. */
 export async function ratesImportCommand(config: CliConfig, args: string[]): Promise<unknown> {

@@ -1,18 +1,18 @@
 import { createUser, loadOtpKey, OtpSecretCipher, PasswordHasher } from '@pfs/auth';
 import { parseArgs } from 'node:util';
-import { CliConfig, CliUsageError } from '../cli-context';
+import { CliConfig, CliIo, CliUsageError } from '../cli-context';
+import { USER_CREATE_USAGE } from '../usage';
+import { passwordOf } from './password-input';
 import { withDataSource } from './with-data-source';
 
-export const USER_CREATE_USAGE =
-  'user:create --email E --password P [--first-name F] [--last-name L] [--currency EUR] [--otp]';
-
 /** `user:create`: prints {id, email} and, with --otp, the base32 TOTP secret to load into an authenticator. */
-export async function userCreateCommand(config: CliConfig, args: string[]): Promise<unknown> {
+export async function userCreateCommand(config: CliConfig, args: string[], io: CliIo): Promise<unknown> {
   const { values } = parseArgs({
     args,
     options: {
       email: { type: 'string' },
       password: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
       'first-name': { type: 'string' },
       'last-name': { type: 'string' },
       currency: { type: 'string' },
@@ -20,15 +20,15 @@ export async function userCreateCommand(config: CliConfig, args: string[]): Prom
     },
     strict: true,
   });
-  if (!values.email || !values.password)
-    throw new CliUsageError(`--email and --password are required: ${USER_CREATE_USAGE}`);
+  if (!values.email) throw new CliUsageError(`--email is required: ${USER_CREATE_USAGE}`);
+  const password = await passwordOf(values, io, USER_CREATE_USAGE);
   return withDataSource(config, async (dataSource) => {
     const created = await createUser(
       // The TOTP secret is stored encrypted with the auth service's AUTH_OTP_ENCRYPTION_KEY.
       { dataSource, passwords: new PasswordHasher(), otpCipher: new OtpSecretCipher(loadOtpKey()) },
       {
         email: values.email!,
-        password: values.password!,
+        password,
         firstName: values['first-name'],
         lastName: values['last-name'],
         currency: values.currency,
