@@ -1,7 +1,8 @@
 import { RunningHttpServer, startHttpServer } from '@pfs/http';
 import { testLogger, uniqueEmail } from '@pfs/testing';
 import type { Server } from 'node:http';
-import { Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
 import { buildApiApp } from '../../../api/src/app';
 import { loadApiConfig } from '../../../api/src/config';
 import { ApiDependencies, createApiDependencies } from '../../../api/src/dependencies';
@@ -31,17 +32,7 @@ describe('a browser public client on another origin, in headless Chromium', () =
     api = await createApiDependencies(loadApiConfig({ ...process.env, ...env }), testLogger());
     authServer = await startHttpServer(auth.app, { port: 0, host: '127.0.0.1' });
     apiServer = await startHttpServer(buildApiApp(api), { port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -2,7 +2,8 @@ import { startHttpServer, RunningHttpServer } from '@pfs/http';
 import { uniqueEmail } from '@pfs/testing';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
 import { accessTokenKey, hashToken } from '@pfs/contracts';
 import { generateTotpCode } from '../../src/security/totp';
 import { exchangeCode } from '../support/browser-flow';
@@ -23,18 +24,7 @@ describe('sign-in and consent in headless Chromium', () => {
     clientSite = createServer((_req, res) => res.end('<!doctype html><title>Callback</title><p>Thanks</p>'));
     await new Promise<void>((resolve) => clientSite.listen(0, '127.0.0.1', resolve));
     clientUrl = `http://127.0.0.1:${(clientSite.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      // CI on GitHub drives Google Chrome; locally Debian's Chromium.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
