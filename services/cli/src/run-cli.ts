@@ -3,12 +3,15 @@ import { AppError } from '@pfs/errors';
 import { CliConfig, CliIo, CliUsageError, loadCliConfig } from './cli-context';
 import {
   CLIENT_CREATE_USAGE,
+  CLIENT_DELETE_USAGE,
   CLIENT_LIST_USAGE,
   MIGRATE_USAGE,
   RATES_IMPORT_USAGE,
   TOKEN_REVOKE_ALL_USAGE,
   USER_CREATE_USAGE,
+  USER_DISABLE_OTP_USAGE,
   USER_LIST_USAGE,
+  USER_RESET_PASSWORD_USAGE,
 } from './usage';
 
 interface Command {
@@ -33,6 +36,17 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Lists users by id (no secrets).',
     run: async (config, args) => (await import('./commands/list.commands')).userListCommand(config, args),
   },
+  'user:reset-password': {
+    usage: USER_RESET_PASSWORD_USAGE,
+    summary: "Sets a new password and ends the user's tokens in every application.",
+    run: async (...args) => (await import('./commands/account.commands')).userResetPasswordCommand(...args),
+  },
+  'user:disable-otp': {
+    usage: USER_DISABLE_OTP_USAGE,
+    summary: 'Turns two-factor sign-in off (lost authenticator); removes the recovery codes.',
+    run: async (config, args) =>
+      (await import('./commands/account.commands')).userDisableOtpCommand(config, args),
+  },
   'client:create': {
     usage: CLIENT_CREATE_USAGE,
     summary: 'Registers an application; prints its credentials, the secret only this once.',
@@ -43,6 +57,12 @@ const COMMANDS: Record<string, Command> = {
     usage: CLIENT_LIST_USAGE,
     summary: 'Lists registered applications.',
     run: async (config, args) => (await import('./commands/list.commands')).clientListCommand(config, args),
+  },
+  'client:delete': {
+    usage: CLIENT_DELETE_USAGE,
+    summary: 'Deletes an application with its grants and tokens (they stop working at once).',
+    run: async (config, args) =>
+      (await import('./commands/account.commands')).clientDeleteCommand(config, args),
   },
   'token:revoke-all': {
     usage: TOKEN_REVOKE_ALL_USAGE,

@@ -17,23 +17,26 @@ async function updateReturning<T>(manager: EntityManager, sql: string, params: u
   return rows;
 }
 
-export async function tokenRevokeAllCommand(config: CliConfig, args: string[]): Promise<unknown> {
-  const { values } = parseArgs({ args, options: { user: { type: 'string' } }, strict: true });
-  if (!values.user || !/^\d{1,18}$/.test(values.user)) {
-    throw new CliUsageError(`--user: must be a user id (see user:list): ${TOKEN_REVOKE_ALL_USAGE}`);
-  }
-  const userId = values.user;
+/**
+ * Revokes the live tokens and grants matching `column = value` in Postgres, then deletes their introspection
+ * records from Redis (tokens) and grant sets, so the API refuses them at once.
+ */
+export async function revokeTokensWhere(
+  config: CliConfig,
+  column: 'user_id' | 'client_id',
+  value: string,
+): Promise<{ revoked_tokens: number; revoked_grants: number }> {
   const revoked = await withDataSource(config, (dataSource) =>
     dataSource.transaction(async (manager) => {
       const tokens = await updateReturning<{ token_hash: string }>(
         manager,
-        `UPDATE oauth_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING token_hash`,
-        [userId],
+        `UPDATE oauth_tokens SET revoked_at = now() WHERE ${column} = $1 AND revoked_at IS NULL RETURNING token_hash`,
+        [value],
       );
       const grants = await updateReturning<{ id: string }>(
         manager,
-        `UPDATE oauth_grants SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id::text`,
-        [userId],
+        `UPDATE oauth_grants SET revoked_at = now() WHERE ${column} = $1 AND revoked_at IS NULL RETURNING id::text`,
+        [value],
       );
       return { tokenHashes: tokens.map((row) => row.token_hash), grantIds: grants.map((row) => row.id) };
     }),
@@ -45,9 +48,13 @@ export async function tokenRevokeAllCommand(config: CliConfig, args: string[]): 
   } finally {
     await closeRedis(redis);
   }
-  return {
-    user_id: userId,
-    revoked_tokens: revoked.tokenHashes.length,
-    revoked_grants: revoked.grantIds.length,
-  };
+  return { revoked_tokens: revoked.tokenHashes.length, revoked_grants: revoked.grantIds.length };
+}
+
+export async function tokenRevokeAllCommand(config: CliConfig, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({ args, options: { user: { type: 'string' } }, strict: true });
+  if (!values.user || !/^\d{1,18}$/.test(values.user)) {
+    throw new CliUsageError(`--user: must be a user id (see user:list): ${TOKEN_REVOKE_ALL_USAGE}`);
+  }
+  return { user_id: values.user, ...(await revokeTokensWhere(config, 'user_id', values.user)) };
 }

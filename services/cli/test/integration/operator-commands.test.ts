@@ -17,6 +17,9 @@ async function cli(argv: string[], stdin?: string) {
 }
 
 const COMMANDS = [
+  'user:reset-password',
+  'user:disable-otp',
+  'client:delete',
   'migrate',
   'user:create',
   'user:list',
@@ -135,5 +138,63 @@ describe('operator CLI: client:list and token:revoke-all', () => {
     const result = await cli(['token:revoke-all', '--user', 'ada']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--user: must be a user id');
+  });
+
+  async function newClient(name: string) {
+    const created = await cli([
+      'client:create',
+      '--name',
+      name,
+      '--redirect-uri',
+      'https://app.example.test/cb',
+      '--scope',
+      'user:r',
+    ]);
+    return JSON.parse(created.stdout) as { client_id: string; client_secret: string };
+  }
+
+  it('when user:reset-password gets a new password on stdin, then it signs in with it and the old tokens end', async () => {
+    const email = uniqueEmail('reset');
+    const user = JSON.parse(
+      (await cli(['user:create', '--email', email, '--password', 'the old passphrase'])).stdout,
+    );
+    const client = await newClient('Reset app');
+    const before = await obtainTokens(auth.app, client, { email, password: 'the old passphrase' });
+    const reset = await cli(
+      ['user:reset-password', '--user', user.id, '--password-stdin'],
+      'the new passphrase\n',
+    );
+    expect(reset.code).toBe(0);
+    expect(await auth.deps.redis.exists(accessTokenKey(hashToken(before.access_token)))).toBe(0);
+    const after = await obtainTokens(auth.app, client, { email, password: 'the new passphrase' });
+    expect(after.access_token).toEqual(expect.any(String));
+    const unknown = await cli(['user:reset-password', '--user', '999999999', '--password', 'long enough']);
+    expect(unknown).toMatchObject({ code: 2, stderr: '--user: no user 999999999' });
+  });
+
+  it('when user:disable-otp runs, then two-factor is off for that user', async () => {
+    const email = uniqueEmail('otp');
+    const user = JSON.parse(
+      (await cli(['user:create', '--email', email, '--password', 'long enough', '--otp'])).stdout,
+    );
+    const otpOf = async () => JSON.parse((await cli(['user:list', '--email-contains', email])).stdout)[0].otp;
+    expect(await otpOf()).toBe(true);
+    expect((await cli(['user:disable-otp', '--user', user.id])).code).toBe(0);
+    expect(await otpOf()).toBe(false);
+  });
+
+  it('when client:delete runs, then the application is gone and its tokens stop working at once', async () => {
+    const email = uniqueEmail('clientdel');
+    await cli(['user:create', '--email', email, '--password', 'long enough']);
+    const client = await newClient('Doomed app');
+    const tokens = await obtainTokens(auth.app, client, { email, password: 'long enough' });
+    const deleted = await cli(['client:delete', '--client', client.client_id]);
+    expect(deleted.code).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toMatchObject({ client_id: client.client_id, deleted: true });
+    expect(await auth.deps.redis.exists(accessTokenKey(hashToken(tokens.access_token)))).toBe(0);
+    expect((await cli(['client:list'])).stdout).not.toContain(client.client_id);
+    const again = await cli(['client:delete', '--client', client.client_id]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('--client: no client');
   });
 });
