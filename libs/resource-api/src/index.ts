@@ -20,7 +20,8 @@ export {
   VENDOR_MEDIA_TYPE,
 } from './media-type';
 export type { ResponseFormat } from './media-type';
-export { normalizeBody } from './normalize-body';
+export { normalizeBody, unsetPlaceholders } from './normalize-body';
+export { placeholderBodies } from './placeholder-bodies';
 export { buildOpenApi } from './openapi';
 export {
   buildLinkHeader,

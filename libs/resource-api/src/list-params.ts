@@ -2,7 +2,7 @@ import { inputError } from '@pfs/errors';
 import type { PageRequest } from '@pfs/resource-store';
 import type { Request } from 'express';
 import { userIdOf } from './auth-context';
-import { parseBooleanParam, parsePageParams } from './pagination';
+import { pageOffset, parseBooleanParam, parsePageParams } from './pagination';
 import type { SyncTokens } from './sync-token';
 
 /** A list request as the layer understood it; pass it to `ResourceTable.list` as the PageRequest. */
@@ -31,7 +31,7 @@ export function parseListParams(req: Request, tokens: SyncTokens, options: Parse
     endpoint: options.endpoint,
     page,
     perPage,
-    offset: page * perPage,
+    offset: pageOffset(page, perPage),
     includeDeleted: parseBooleanParam(query, 'include_deleted') ?? false,
   };
   if (query.since !== undefined) {

@@ -7,6 +7,11 @@ interface PathMethods {
   methods: Set<string>;
 }
 
+/** The path pattern of a link's URI template (`/tags/{id}` matches `/tags/5` and `/tags/5/`). */
+export function hrefPattern(href: string): RegExp {
+  return new RegExp(`^${href.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
+}
+
 function compile(registry: SchemaRegistry): PathMethods[] {
   const byHref = new Map<string, Set<string>>();
   for (const schema of registry.list()) {
@@ -18,7 +23,7 @@ function compile(registry: SchemaRegistry): PathMethods[] {
     }
   }
   return [...byHref].map(([href, methods]) => ({
-    pattern: new RegExp(`^${href.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    pattern: hrefPattern(href),
     methods,
   }));
 }

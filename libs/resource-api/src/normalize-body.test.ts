@@ -33,6 +33,33 @@ describe('normalizeBody (placeholders existing clients send)', () => {
     });
   });
 
+  it('when optional fields hold zero-valued placeholders the schema refuses, then they are unset', () => {
+    const schema = {
+      parent: { type: 'string', pattern: '^[1-9][0-9]*$' },
+      date: { type: 'string', format: 'date' },
+      order: { type: 'integer', minimum: 0 },
+      day: { type: 'integer', minimum: 1 },
+      goal: {
+        type: 'object',
+        required: ['amount', 'start'],
+        properties: {
+          amount: { type: 'number', exclusiveMinimum: 0 },
+          start: { type: 'string', format: 'date' },
+        },
+      },
+    };
+    expect(
+      normalizeBody({ parent: 0, date: '', order: 0, day: 0, goal: { amount: 0, start: '' } }, schema),
+    ).toEqual({ order: 0 });
+    expect(normalizeBody({ parent: '0', goal: { amount: 5, start: '' } }, schema)).toEqual({
+      goal: { amount: 5 },
+    });
+    expect(normalizeBody({ parent: '12', date: '2024-01-02' }, schema)).toEqual({
+      parent: '12',
+      date: '2024-01-02',
+    });
+  });
+
   it('when read-only or unknown fields and nulls are sent, then they are dropped; extra is kept verbatim', () => {
     expect(normalizeBody({ id: '1', balance: 3, note: null, extra: { x: null, y: '' } }, properties)).toEqual(
       {

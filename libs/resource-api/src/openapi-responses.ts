@@ -73,8 +73,14 @@ function successOf(schema: ResourceSchema, link: HyperLink): Record<string, Json
     };
   }
   if (link.method === 'POST' && link.rel === 'create') {
-    // target says whether the 201 carries the created object (as `object`) or only Location.
-    const body = link.target === 'object' ? { content: jsonContent(ref) } : {};
+    // target says whether the 201 carries the created object (`object`; `object-or-list` for a batch) or only Location.
+    const created =
+      link.target === 'object'
+        ? ref
+        : link.target === 'object-or-list'
+          ? { oneOf: [ref, { type: 'array', items: ref }] }
+          : undefined;
+    const body = created ? { content: jsonContent(created) } : {};
     const description = `Created; Location names the new object${body.content ? ', the body is it' : ''}.`;
     return { '201': { description, headers: headerRefs(['Location']), ...body } };
   }
@@ -94,7 +100,7 @@ function successOf(schema: ResourceSchema, link: HyperLink): Record<string, Json
     '200': {
       description: 'OK',
       headers: headerRefs(['ETag', 'Last-Modified']),
-      content: jsonContent(target === 'object' ? ref : target),
+      content: jsonContent(target === 'object' || target === 'object-or-list' ? ref : target),
     },
     ...(isGet ? notModified : {}),
   };

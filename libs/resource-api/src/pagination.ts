@@ -3,8 +3,6 @@ import { inputError } from '@pfs/errors';
 export const MIN_PER_PAGE = 10;
 export const MAX_PER_PAGE = 500;
 export const DEFAULT_PER_PAGE = 200;
-/** Beyond this a page number is surely a mistake; it also keeps OFFSET arithmetic far from overflow. */
-const MAX_PAGE = 10_000_000;
 
 export interface PageParams {
   page: number;
@@ -16,10 +14,19 @@ type Query = Record<string, unknown>;
 function readInteger(query: Query, name: string): number | undefined {
   const raw = query[name];
   if (raw === undefined || raw === '') return undefined;
-  if (typeof raw !== 'string' || !/^-?\d{1,9}$/.test(raw)) {
+  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw)) {
     throw inputError([{ field: name, error: 'must be an integer' }]);
   }
-  return Number(raw);
+  // Any length is an integer; past 2^53 the exact value no longer matters (such a page is past the end).
+  return Math.max(Math.min(Number(raw), Number.MAX_SAFE_INTEGER), -Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * The rows a page skips. The spec bounds `page` only below, so a page far past the end is an empty page,
+ * never an error: the offset is capped where it still fits Postgres' bigint and stays an exact integer.
+ */
+export function pageOffset(page: number, perPage: number): number {
+  return Math.min(page * perPage, Number.MAX_SAFE_INTEGER);
 }
 
 /** `page` (≥0, default 0) and `per_page` (10–500, default 200 or the resource's own); out of range is a 400 naming the rule. */
@@ -27,7 +34,6 @@ export function parsePageParams(query: Query, defaultPerPage = DEFAULT_PER_PAGE)
   const page = readInteger(query, 'page') ?? 0;
   const perPage = readInteger(query, 'per_page') ?? defaultPerPage;
   if (page < 0) throw inputError([{ field: 'page', error: 'must be at least 0' }]);
-  if (page > MAX_PAGE) throw inputError([{ field: 'page', error: `must be at most ${MAX_PAGE}` }]);
   if (perPage < MIN_PER_PAGE)
     throw inputError([{ field: 'per_page', error: `must be at least ${MIN_PER_PAGE}` }]);
   if (perPage > MAX_PER_PAGE)

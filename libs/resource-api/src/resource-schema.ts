@@ -13,7 +13,8 @@ export interface HyperLink {
   /** Request body: `create` / `update` name the derived schemas, or give a schema. */
   submission?: 'create' | 'update' | 'patch' | JsonSchema;
   /** What the response body is: one object, a list of them, or nothing. */
-  target?: 'object' | 'list' | 'none' | JsonSchema;
+  /** `object-or-list`: one object for a JSON object body, a list for an array body (batch create). */
+  target?: 'object' | 'list' | 'object-or-list' | 'none' | JsonSchema;
   /** With target `list`: the item, when it is not this resource's representation (computed rows). */
   listItem?: JsonSchema;
   /** Media types of a non-JSON request body (a file upload); default: JSON. */
@@ -101,6 +102,9 @@ export function hyperSchemaDocument(schema: ResourceSchema, baseUrl: string): Js
       ...(link.submission === 'patch' ? { submissionSchema: { type: 'object' } } : {}),
       ...(typeof link.submission === 'object' ? { submissionSchema: link.submission } : {}),
       ...(link.target === 'object' ? { targetSchema: { $ref: '#' } } : {}),
+      ...(link.target === 'object-or-list'
+        ? { targetSchema: { oneOf: [{ $ref: '#' }, { type: 'array', items: { $ref: '#' } }] } }
+        : {}),
       ...(link.target === 'list'
         ? { targetSchema: { type: 'array', items: link.listItem ?? { $ref: '#' } } }
         : {}),

@@ -7,6 +7,12 @@ import { contentTypeFor, ResponseFormat } from './media-type';
 import { buildLinkHeader } from './pagination';
 import type { SyncTokens } from './sync-token';
 
+export interface CreatedResponse {
+  status: 201;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
 export interface ResponderOptions {
   /** BASE_URL: the schema profile is `{baseUrl}/schema/<schema>#`. */
   baseUrl: string;
@@ -142,10 +148,28 @@ export class Responder {
     this.send(req, res, schema, page.body);
   }
 
-  /** 201 with Location `{baseUrl}/<path>/<id>` and no body, as existing clients expect. */
-  sendCreated(res: Response, path: string, id: string): void {
-    res.setHeader('Location', `${this.options.baseUrl}${path}/${id}`);
-    res.status(201).end();
+  /**
+   * A 201 for a created object: `Location: {baseUrl}<path>/<id>` and the object's representation (what a
+   * GET of that Location answers) as the body, so clients that follow Location and clients that read the
+   * body both work. Returned as a value, so an Idempotency-Key can remember it; `sendCreated` sends it.
+   */
+  created(res: Response, schema: string, path: string, id: string, body: unknown): CreatedResponse {
+    return {
+      status: 201,
+      headers: {
+        Location: `${this.options.baseUrl}${path}/${id}`,
+        'Content-Type': contentTypeFor(res.locals.format as ResponseFormat, this.options.baseUrl, schema),
+      },
+      body,
+    };
+  }
+
+  sendCreated(res: Response, schema: string, path: string, id: string, body: unknown): void {
+    const created = this.created(res, schema, path, id, body);
+    for (const [name, value] of Object.entries(created.headers)) res.setHeader(name, value);
+    const text = JSON.stringify(created.body);
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.status(201).end(text);
   }
 
   sendNoContent(res: Response): void {

@@ -14,6 +14,7 @@ import {
   jsonBodyTypes,
   methodNotAllowed,
   negotiateMediaType,
+  placeholderBodies,
   requireJsonBody,
 } from '@pfs/resource-api';
 import { migrationsCheck, poolStatsOf, resourceMigrations } from '@pfs/resource-store';
@@ -73,6 +74,7 @@ export function buildApiApp(deps: ApiDependencies): Express {
   app.use(negotiateMediaType);
   app.use(requireJsonBody);
   app.use(express.json({ type: jsonBodyTypes, limit: '256kb' }));
+  app.use(placeholderBodies(deps.resourceApi.schemas));
   for (const module of apiModules) {
     app.use(module.routes(deps));
   }

@@ -2,6 +2,9 @@ import type { CustomRate } from '@pfs/money';
 import type { DataSource, EntityManager } from 'typeorm';
 import { fromCustomRates, UserRepository, type User } from './user.repository';
 
+/** The profile's superseded `modified` values, in resource_revisions (no snapshot: PUT /me never merges). */
+const PROFILE_REVISION_KIND = 'me';
+
 /** The writable profile fields of `PUT /me`. Absent optional fields are unset (the spec's PUT rule). */
 export interface ProfileUpdate {
   firstName: string | null;
@@ -81,11 +84,28 @@ export class UserProfileRepository {
     return user ? { user, fresh: Boolean(rows[0].fresh) } : undefined;
   }
 
+  /** Whether `modified` is a value the profile carried before (see writeProfile). */
+  async wasIssued(manager: EntityManager, userId: string, modified: Date): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM resource_revisions WHERE kind = $1 AND object_id = $2 AND modified_at = $3 AND user_id = $2`,
+      [PROFILE_REVISION_KIND, userId, modified],
+    );
+    return rows.length > 0;
+  }
+
   /**
    * Writes the profile inside the caller's transaction (after `lockProfile`) and returns it as stored. The
    * caller calls `profileChanged` once that transaction has committed.
    */
   async writeProfile(manager: EntityManager, userId: string, update: ProfileUpdate): Promise<User> {
+    // The `modified` being replaced was issued: remember it, so a later write still carrying it is told
+    // "stale" (409), while a value never issued is told "invalid" (400), as for every other resource.
+    await manager.query(
+      `INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot)
+       SELECT $2, id, date_trunc('milliseconds', modified_at), id, '{}'::jsonb FROM users WHERE id = $1
+       ON CONFLICT DO NOTHING`,
+      [userId, PROFILE_REVISION_KIND],
+    );
     await manager.query(
       `UPDATE users SET first_name = $2, last_name = $3, currency = $4, start_day = $5, locale = $6, timezone = $7,
          country = $8, extra = $9,

@@ -1,5 +1,5 @@
 import { amountToJson, Decimal } from '@pfs/money';
-import { compact, formatModified, formatTimestamp } from '@pfs/resource-api';
+import { compact, formatModified } from '@pfs/resource-api';
 import type { Account } from '@pfs/resource-store';
 
 /** The `/accounts` representation; `balance` is derived (initial balance plus every live entry). */
@@ -16,7 +16,6 @@ export function presentAccount(account: Account): Record<string, unknown> {
     status: account.status,
     order: account.order,
     goal: account.goal ? { ...account.goal, amount: amountToJson(account.goal.amount) } : undefined,
-    created: formatTimestamp(account.createdAt),
     modified: formatModified(account.modifiedAt),
     deleted: account.deleted || undefined,
     recalculated: true,

@@ -90,7 +90,7 @@ export function accountsRoutes(deps: ApiDependencies): Router {
     await idempotent(req, res, async () => {
       const state = await parseCreateBody(api.schemas, 'accounts', req.body);
       const created = await createAccount(ledger, userIdOf(req), state);
-      return { status: 201, headers: { Location: `${deps.config.BASE_URL}/accounts/${created.id}` } };
+      return api.respond.created(res, 'accounts', '/accounts', created.id, presentAccount(created));
     });
   });
 

@@ -33,7 +33,6 @@ export const accountsSchema: ResourceSchema = {
         end: { type: 'string', format: 'date' },
       },
     },
-    created: { type: 'string', format: 'date-time', readOnly: true },
     modified: { type: 'string', readOnly: true },
     deleted: { type: 'boolean', readOnly: true },
     recalculated: {
@@ -71,6 +70,7 @@ export const accountsSchema: ResourceSchema = {
       method: 'POST',
       title: 'Create an account',
       submission: 'create',
+      target: 'object',
       scope: 'accounts:rw',
     },
     {

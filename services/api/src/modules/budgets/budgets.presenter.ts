@@ -1,5 +1,5 @@
 import { amountToJson, type Decimal } from '@pfs/money';
-import { compact, formatModified, formatTimestamp } from '@pfs/resource-api';
+import { compact, formatModified } from '@pfs/resource-api';
 import { BUDGET_REFERENCE_FIELDS, type Budget } from '@pfs/resource-store';
 import type { BudgetFigures } from './budget-figures';
 import type { Iteration } from './budget-iterations';
@@ -54,7 +54,6 @@ export function presentBudget(view: BudgetView): Record<string, unknown> {
       description: 'A category, tag or account of this budget was deleted.',
       ...compact({ ...view.problem }),
     },
-    created: formatTimestamp(budget.createdAt),
     modified: formatModified(budget.modifiedAt),
     deleted: budget.deleted || undefined,
     recalculated: true,

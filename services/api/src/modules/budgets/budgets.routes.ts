@@ -175,7 +175,13 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
     await idempotent(req, res, async () => {
       const state = await parseCreateBody(api.schemas, 'budgets', withRecurrence(req.body));
       const created = await createBudget(budgets, userIdOf(req), state);
-      return { status: 201, headers: { Location: `${deps.config.BASE_URL}/budgets/${created.id}` } };
+      return api.respond.created(
+        res,
+        'budgets',
+        '/budgets',
+        created.id,
+        await presentCurrent(await userOf(req), created),
+      );
     });
   });
 

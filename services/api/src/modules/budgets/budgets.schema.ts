@@ -89,7 +89,6 @@ export const budgetsSchema: ResourceSchema = {
     history_amount_median: figure,
     problem: { type: 'object', readOnly: true },
     modified: { type: 'string', readOnly: true, description: 'Opaque; send it back on writes.' },
-    created: { type: 'string', format: 'date-time', readOnly: true },
     deleted: { type: 'boolean', readOnly: true },
     recalculated: { type: 'boolean', readOnly: true },
     extra: { type: 'object', description: 'Any JSON the application stores; returned unchanged (≤16 KiB).' },
@@ -112,6 +111,7 @@ export const budgetsSchema: ResourceSchema = {
       method: 'POST',
       title: 'Create a budget',
       submission: 'create',
+      target: 'object',
       scope: 'budgets:rw',
     },
     {

@@ -93,8 +93,16 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
 
   router.post('/categories', requireScope('categories:rw'), async (req, res) => {
     const state = await parseCreateBody(api.schemas, 'categories', req.body);
-    const created = await categories.create(userIdOf(req), state);
-    api.respond.sendCreated(res, '/categories', created.id);
+    const userId = userIdOf(req);
+    const created = await categories.create(userId, state);
+    const counts = await categories.countsFor(userId, [created.id]);
+    api.respond.sendCreated(
+      res,
+      'categories',
+      '/categories',
+      created.id,
+      presentCategory(created, counts.get(created.id)),
+    );
   });
 
   const update = (mode: 'put' | 'patch') => async (req: Request, res: import('express').Response) => {

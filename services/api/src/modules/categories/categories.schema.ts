@@ -59,6 +59,7 @@ export const categoriesSchema: ResourceSchema = {
       method: 'POST',
       title: 'Create a category',
       submission: 'create',
+      target: 'object',
       scope: 'categories:rw',
     },
     {

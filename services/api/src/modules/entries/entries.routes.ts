@@ -192,13 +192,10 @@ export function entriesRoutes(deps: ApiDependencies): Router {
         !isBatch && rule !== undefined && rule !== null
           ? await createRepeatingEntry(ledger, userIdOf(req), drafts[0], readRepeatRule(rule))
           : await createEntries(ledger, userIdOf(req), drafts, isBatch);
-      const location = `${deps.config.BASE_URL}/entries/${created[0].id}`;
-      if (!isBatch) return { status: 201, headers: { Location: location } };
-      return {
-        status: 201,
-        headers: { Location: location },
-        body: created.map((entry) => ({ id: entry.id })),
-      };
+      const present = await presenterFor(userIdOf(req), created);
+      const answer = api.respond.created(res, 'entries', '/entries', created[0].id, present(created[0]));
+      // A batch answers every created entry, in the order sent; Location names the first.
+      return isBatch ? { ...answer, body: created.map(present) } : answer;
     });
   });
 

@@ -207,6 +207,8 @@ export const entriesSchema: ResourceSchema = {
       method: 'POST',
       title: 'Create an entry, or many (a JSON array; all or nothing)',
       submission: 'create',
+      // One entry answers the entry; a batch (an array) answers the created entries in order.
+      target: 'object-or-list',
       scope: 'entries:rw',
     },
     {

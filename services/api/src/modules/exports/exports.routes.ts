@@ -49,7 +49,7 @@ export function exportsRoutes(deps: ApiDependencies): Router {
     const userId = userIdOf(req);
     const created = await exportsRepo.create(userId, input);
     await deps.exportQueue.enqueue(userId, created.id);
-    api.respond.sendCreated(res, '/exports', created.id);
+    api.respond.sendCreated(res, 'exports', '/exports', created.id, presentExport(created));
   });
 
   router.put('/exports/:id', canWrite, async (req, res) => {

@@ -83,6 +83,7 @@ export const exportsSchema: ResourceSchema = {
       method: 'POST',
       title: 'Request an export (type user_data also needs user:r)',
       submission: 'create',
+      target: 'object',
       scope: 'entries:rw budgets:r',
     },
     {

@@ -11,8 +11,8 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
  * `PUT /me` (user:rw): replaces the writable profile (names, main currency, start day, locale, timezone,
  * country, extra); email and joined are read-only and ignored. `currency` also carries the main-currency
  * change options (update, update_accounts, custom_exchange_rate) and custom rates (see update-me.use-case).
- * The profile keeps no revision history, so a write with an older `modified` cannot be merged: it is a 409
- * with the current profile.
+ * The profile keeps no revision snapshots, so a write with an older issued `modified` cannot be merged: it
+ * is a 409 with the current profile; a `modified` never issued is a 400 `error.modified.invalid`.
  */
 export function updateMeRoutes(deps: ApiDependencies): Router {
   const router = Router();

@@ -24,7 +24,7 @@ export interface UpdateMeInput {
 
 /**
  * `PUT /me` in one transaction: the profile row is locked and checked against `modified` (a stale one is a
- * 409 and changes nothing), then a main-currency change is applied to the ledger, then the profile, recent
+ * 409 and changes nothing, one never issued a 400), then a main-currency change is applied to the ledger, then the profile, recent
  * currencies and custom rates are written. Any failure rolls all of it back. Once it has committed, the
  * cached `GET /me` is dropped (`userRowChanged`), before the response says the write happened.
  */
@@ -37,7 +37,7 @@ export async function updateMe(
     const locked = await profiles.lockProfile(manager, input.userId, input.clientModified);
     if (!locked) throw notFound('User');
     const current = locked.user;
-    if (!locked.fresh && input.clientModified > current.modifiedAt) {
+    if (!locked.fresh && !(await profiles.wasIssued(manager, input.userId, input.clientModified))) {
       throw new AppError('MODIFIED_INVALID', {
         description: 'modified is not a value the server issued for the profile; fetch it again.',
         fields: [{ field: 'modified', error: 'must be a modified value issued for this object' }],

@@ -4,6 +4,7 @@ import { PUSH_TOKEN_TYPES, PushTokenRepository } from '@pfs/resource-store';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { ApiDependencies } from '../../dependencies';
+import { pushTokenMismatch } from './push-token-shape';
 
 const body = z.object({
   type: z.enum(PUSH_TOKEN_TYPES, {
@@ -30,6 +31,8 @@ export function pushRoutes(deps: ApiDependencies): Router {
         parsed.error.issues.map((issue) => ({ field: issue.path.join('.') || 'body', error: issue.message })),
       );
     }
+    const mismatch = pushTokenMismatch(parsed.data.type, parsed.data.token);
+    if (mismatch) throw inputError([{ field: 'token', error: mismatch }]);
     await tokens.register(userIdOf(req), req.auth?.clientId, parsed.data.type, parsed.data.token);
     deps.resourceApi.respond.sendNoContent(res);
   });

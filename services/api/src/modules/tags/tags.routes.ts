@@ -116,7 +116,8 @@ export function tagsRoutes(deps: ApiDependencies): Router {
     const userId = userIdOf(req);
     const state = await parseCreateBody(api.schemas, 'tags', req.body, checkCategory(userId));
     const created = await tags.create(userId, state);
-    api.respond.sendCreated(res, '/tags', created.id);
+    const counts = await tags.countsFor(userId, [created.id]);
+    api.respond.sendCreated(res, 'tags', '/tags', created.id, presentTag(created, counts.get(created.id)));
   });
 
   const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {

@@ -74,6 +74,7 @@ export const tagsSchema: ResourceSchema = {
       method: 'POST',
       title: 'Create a tag',
       submission: 'create',
+      target: 'object',
       scope: 'tags:rw',
     },
     { rel: 'self', href: '/tags/{id}', method: 'GET', title: 'Get a tag', target: 'object', scope: 'tags:r' },

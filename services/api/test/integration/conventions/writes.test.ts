@@ -30,16 +30,16 @@ describe('writes: create, update, conflicts, delete (categories and tags)', () =
       .set('Authorization', user.auth)
       .send(body as object);
 
-  it('when a category is created, then 201 with Location naming the new id and no body', async () => {
+  it('when a category is created, then 201 with Location naming the new id and the object as the body', async () => {
     const answer = await request(t.app)
       .post('/categories')
       .set('Authorization', user.auth)
       .send({ name: 'Rent', type: 'expense' })
       .expect(201);
     expect(answer.headers.location).toMatch(/^http:\/\/127\.0\.0\.1:3000\/categories\/\d+$/);
-    expect(answer.text).toBe('');
     const id = answer.headers.location.split('/').pop();
     const fetched = await get(`/categories/${id}`).expect(200);
+    expect(answer.body).toEqual(fetched.body);
     expect(fetched.body).toMatchObject({ id, name: 'Rent', type: 'expense' });
     expect(fetched.body.modified).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
     expect(fetched.body).not.toHaveProperty('extra');

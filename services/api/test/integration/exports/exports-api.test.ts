@@ -269,23 +269,24 @@ describe('POST /exports validation and scopes', () => {
 });
 
 describe('POST /me/push', () => {
+  const REG_ID = `dXy1:APA91b${'F'.repeat(140)}`;
   it('when a device registers, then it is stored once (204) and a bad body is a 400 naming the field', async () => {
     const user = await createTestUser(harness.api.deps, FULL);
     await request(app())
       .post('/me/push')
       .set('Authorization', user.auth)
-      .send({ type: 'google', token: 'reg-id-1' })
+      .send({ type: 'google', token: REG_ID })
       .expect(204);
     await request(app())
       .post('/me/push')
       .set('Authorization', user.auth)
-      .send({ type: 'google', token: 'reg-id-1' })
+      .send({ type: 'google', token: REG_ID })
       .expect(204);
     const rows = await harness.api.deps.dataSource.query(
       `SELECT type, token FROM push_tokens WHERE user_id = $1`,
       [user.userId],
     );
-    expect(rows).toEqual([{ type: 'google', token: 'reg-id-1' }]);
+    expect(rows).toEqual([{ type: 'google', token: REG_ID }]);
     const badType = await request(app())
       .post('/me/push')
       .set('Authorization', user.auth)
