@@ -57,6 +57,10 @@ function send(res: Response, response: StoredResponse, replayed = false): void {
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
   if (replayed) res.setHeader('Idempotent-Replayed', 'true');
   res.status(response.status);
-  if (response.body === undefined) res.end();
-  else res.json(response.body);
+  if (response.body === undefined) return void res.end();
+  // Written raw, like every representation: res.json would quote the media type's profile parameter.
+  const text = JSON.stringify(response.body);
+  if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
