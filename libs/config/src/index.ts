@@ -17,6 +17,8 @@ export {
   corsShape,
   databaseShape,
   metricsShape,
+  httpServerShape,
+  httpTimeoutsOf,
   publicUrlShape,
   redisShape,
   runtimeShape,

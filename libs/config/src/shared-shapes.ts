@@ -62,3 +62,26 @@ export const metricsShape = {
 export const corsShape = {
   CORS_ORIGINS: envOriginList(),
 };
+
+/** How long a client may take to send a request, on every HTTP server (docs/operations.md, "Timeouts"). */
+export const httpServerShape = {
+  /** Until the request's headers are all in. */
+  HTTP_HEADERS_TIMEOUT_MS: envInt(10_000, 100, 600_000),
+  /** Until the whole request, body included, is in. */
+  HTTP_REQUEST_TIMEOUT_MS: envInt(60_000, 100, 3_600_000),
+  /** The longest pause between two pieces of a request body; a stalled body gets 408 and a closed connection. */
+  HTTP_BODY_TIMEOUT_MS: envInt(10_000, 100, 600_000),
+};
+
+/** The HTTP server timeouts (startHttpServer's `timeouts`) from a config holding httpServerShape. */
+export function httpTimeoutsOf(config: {
+  HTTP_HEADERS_TIMEOUT_MS: number;
+  HTTP_REQUEST_TIMEOUT_MS: number;
+  HTTP_BODY_TIMEOUT_MS: number;
+}) {
+  return {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    bodyIdleTimeoutMs: config.HTTP_BODY_TIMEOUT_MS,
+  };
+}

@@ -15,6 +15,7 @@ export const ErrorCodes = {
   ROUTE_NOT_FOUND: { id: 'error.route.not_found', status: 404 },
   METHOD_NOT_ALLOWED: { id: 'error.method.not_allowed', status: 405 },
   NOT_ACCEPTABLE: { id: 'error.not_acceptable', status: 406 },
+  REQUEST_TIMEOUT: { id: 'error.request.timeout', status: 408 },
   CONFLICT: { id: 'error.object.conflict', status: 409 },
   PAYLOAD_TOO_LARGE: { id: 'error.payload.too_large', status: 413 },
   UNSUPPORTED_MEDIA_TYPE: { id: 'error.unsupported_media_type', status: 415 },

@@ -17,3 +17,5 @@ export { observeHttpRequest } from './metrics/http-metrics';
 export { startConfiguredMetricsServer, startMetricsServer } from './metrics/metrics-server';
 export { observeDependencies, rateLimitRefusals } from './metrics/shared-metrics';
 export type { PoolStats } from './metrics/shared-metrics';
+export { DEFAULT_HTTP_TIMEOUTS } from './request-timeouts';
+export type { HttpTimeouts } from './request-timeouts';

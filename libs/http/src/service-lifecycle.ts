@@ -9,7 +9,8 @@ export interface ServiceLifecycle {
 
 /**
  * Runs a service as a process: start, then stop on SIGTERM or SIGINT and exit 0.
- * A start-up failure prints a readable reason and exits 1; a second signal exits at once.
+ * A start-up failure prints a readable reason and exits 1; a second signal exits at once (`npm start`
+ * sends each service only one, so a Ctrl-C drains).
  */
 export async function runService(name: string, logger: Logger, lifecycle: ServiceLifecycle): Promise<void> {
   let stopping = false;
@@ -31,6 +32,9 @@ export async function runService(name: string, logger: Logger, lifecycle: Servic
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Run by a supervisor over IPC (`npm start`): if it dies, even by SIGKILL, this service must not live
+  // on as an orphan still holding its port.
+  if (process.send) process.on('disconnect', () => void shutdown('supervisor gone'));
   try {
     await lifecycle.start();
   } catch (error) {

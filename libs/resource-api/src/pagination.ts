@@ -101,15 +101,32 @@ export interface LinkOptions {
   nextCursor?: string;
   /** Rows follow this page. When absent, the total decides (page < last). */
   hasMore?: boolean;
+  /** The query parameters the list understands; absent: every parameter is kept. */
+  knownParams?: ReadonlySet<string>;
 }
 
-/** Params the Link builder writes itself; every other parameter of the request is kept as sent. */
+/**
+ * The longest Link header written. Past it (a client's parameters are long even when declared), the links
+ * carry the paging parameters only: clients and proxies refuse response headers past 8–16 KB in total.
+ */
+export const MAX_LINK_HEADER_LENGTH = 4096;
+
+function paramName(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part.split('=')[0].replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Params the Link builder writes itself; the list's other parameters are kept as sent. */
 const OWN_PARAMS = new Set(['page', 'per_page', 'cursor']);
 
 function pageHref(options: LinkOptions, page: number, cursor?: string): string {
-  const kept = options.rawQuery
-    .split('&')
-    .filter((part) => part && !OWN_PARAMS.has(decodeURIComponent(part.split('=')[0].replace(/\+/g, ' '))));
+  const kept = options.rawQuery.split('&').filter((part) => {
+    const name = part ? paramName(part) : undefined;
+    return name !== undefined && !OWN_PARAMS.has(name) && (options.knownParams?.has(name) ?? true);
+  });
   const parts = [`page=${page}`, `per_page=${options.perPage}`, ...kept];
   if (cursor) parts.push(`cursor=${encodeURIComponent(cursor)}`);
   return `${options.path}?${parts.join('&')}`;
@@ -121,9 +138,15 @@ export function lastPageOf(total: number, perPage: number): number {
 
 /**
  * The RFC 8288 Link header in the exact form existing clients parse: relative targets, `page=` before
- * `per_page=`, every other query parameter kept, entries `<…>; rel="next"` joined by `, `.
+ * `per_page=`, the list's other query parameters kept, entries `<…>; rel="next"` joined by `, `; never
+ * longer than MAX_LINK_HEADER_LENGTH.
  */
 export function buildLinkHeader(options: LinkOptions): string {
+  const header = linksOf(options);
+  return header.length <= MAX_LINK_HEADER_LENGTH ? header : linksOf({ ...options, rawQuery: '' });
+}
+
+function linksOf(options: LinkOptions): string {
   // Rows read beyond this page win over the total, which can shrink while a client pages (deletions).
   const hasNext = options.hasMore ?? options.page < lastPageOf(options.total, options.perPage);
   const last = Math.max(lastPageOf(options.total, options.perPage), hasNext ? options.page + 1 : 0);

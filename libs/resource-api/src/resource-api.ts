@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { userIdOf } from './auth-context';
 import { ListParams, parseListParams, ParseListOptions } from './list-params';
+import { ListQueryParams } from './list-query-params';
 import { Responder } from './respond';
 import { SchemaRegistry } from './schema-registry';
 import { SyncTokens } from './sync-token';
@@ -28,7 +29,11 @@ export class ResourceApi {
 
   constructor(readonly options: ResourceApiOptions) {
     this.tokens = new SyncTokens(options.syncSecret);
-    this.respond = new Responder({ baseUrl: options.baseUrl, tokens: this.tokens });
+    this.respond = new Responder({
+      baseUrl: options.baseUrl,
+      tokens: this.tokens,
+      listQueryParams: new ListQueryParams(this.schemas),
+    });
   }
 
   /** page, per_page, since, include_deleted and cursor of a list request (400 naming the rule when bad). */

@@ -5,6 +5,7 @@ import { httpDate, isNotModified, PreparedRepresentation, strongEtag } from './c
 import { ListParams, nextCursor } from './list-params';
 import { contentTypeFor, ResponseFormat } from './media-type';
 import { buildLinkHeader } from './pagination';
+import type { ListQueryParams } from './list-query-params';
 import type { SyncTokens } from './sync-token';
 
 export interface CreatedResponse {
@@ -17,6 +18,8 @@ export interface ResponderOptions {
   /** BASE_URL: the schema profile is `{baseUrl}/schema/<schema>#`. */
   baseUrl: string;
   tokens: SyncTokens;
+  /** The query parameters each list declares; Link headers keep only those. */
+  listQueryParams?: ListQueryParams;
 }
 
 function queryString(req: Request): string {
@@ -102,6 +105,7 @@ export class Responder {
       buildLinkHeader({
         path: pathOf(req),
         rawQuery: queryString(req),
+        knownParams: this.options.listQueryParams?.of(pathOf(req)),
         page: params.page,
         perPage: params.perPage,
         total: result.total,
@@ -139,6 +143,7 @@ export class Responder {
       buildLinkHeader({
         path: pathOf(req),
         rawQuery: queryString(req),
+        knownParams: this.options.listQueryParams?.of(pathOf(req)),
         page: page.page,
         perPage: page.perPage,
         total: page.total,

@@ -1,5 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,7 +12,15 @@ import {
   DownloadLinkOptions,
   ObjectNotFoundError,
   ObjectStorage,
+  OpenedObject,
 } from './object-storage';
+
+const PARTIAL_SUFFIX = '.partial';
+
+const isMissing = (error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR';
+};
 
 export interface FsStorageOptions {
   /** Root folder; created on first write. */
@@ -41,7 +49,7 @@ export class FsStorage implements ObjectStorage {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
     // A reader never sees a half-written file: the name appears only once the bytes are all there.
-    const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+    const temporary = `${path}.${randomBytes(6).toString('hex')}${PARTIAL_SUFFIX}`;
     try {
       await pipeline(body, createWriteStream(temporary));
       await rename(temporary, path);
@@ -52,10 +60,20 @@ export class FsStorage implements ObjectStorage {
     return { size: (await stat(path)).size };
   }
 
-  async read(key: string): Promise<Readable> {
+  async read(key: string): Promise<OpenedObject> {
     const path = this.pathOf(key);
-    if ((await this.size(key)) === undefined) throw new ObjectNotFoundError(key);
-    return createReadStream(path);
+    // Opened here, not lazily by the stream: once the descriptor is held, an unlink cannot fail the read.
+    const handle = await open(path, 'r').catch((error: unknown) => {
+      throw isMissing(error) ? new ObjectNotFoundError(key) : error;
+    });
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw new ObjectNotFoundError(key);
+      return { body: handle.createReadStream(), size: info.size };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
   }
 
   async size(key: string): Promise<number | undefined> {
@@ -63,9 +81,29 @@ export class FsStorage implements ObjectStorage {
       const info = await stat(this.pathOf(key));
       return info.isFile() ? info.size : undefined;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (isMissing(error)) return undefined;
       throw error;
     }
+  }
+
+  async sweepAbandonedWrites(olderThan: Date): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.root, { recursive: true });
+    } catch (error) {
+      if (isMissing(error)) return 0;
+      throw error;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!name.endsWith(PARTIAL_SUFFIX)) continue;
+      const path = join(this.root, name);
+      const info = await stat(path).catch(() => undefined);
+      if (!info?.isFile() || info.mtime >= olderThan) continue;
+      await rm(path, { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 
   async delete(key: string): Promise<void> {

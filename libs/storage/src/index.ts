@@ -1,5 +1,11 @@
 export { assertSafeKey, linkExpiry, ObjectNotFoundError } from './object-storage';
-export type { DownloadLink, DownloadLinkOptions, ObjectStorage, WriteOptions } from './object-storage';
+export type {
+  DownloadLink,
+  DownloadLinkOptions,
+  ObjectStorage,
+  OpenedObject,
+  WriteOptions,
+} from './object-storage';
 export { FsStorage } from './fs-storage.driver';
 export type { FsStorageOptions } from './fs-storage.driver';
 export { MAX_PRESIGN_SECONDS, S3Storage } from './s3-storage.driver';

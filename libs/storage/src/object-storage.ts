@@ -10,6 +10,16 @@ export interface WriteOptions {
   contentType?: string;
 }
 
+/**
+ * An object opened for reading: the file (or the S3 response) is already open when this is handed out, so
+ * deleting the object meanwhile cannot fail the stream; its bytes keep flowing.
+ */
+export interface OpenedObject {
+  body: Readable;
+  /** Size in bytes of the opened object. */
+  size: number;
+}
+
 export interface DownloadLinkOptions {
   /** Seconds the link stays valid. */
   expiresInSeconds: number;
@@ -25,12 +35,21 @@ export interface ObjectStorage {
   readonly driver: 'fs' | 's3';
   /** Stores the stream under key (replacing any object there); resolves with the bytes written. */
   write(key: string, body: Readable, options?: WriteOptions): Promise<{ size: number }>;
-  /** Streams the object; rejects with ObjectNotFoundError when there is none. */
-  read(key: string): Promise<Readable>;
+  /**
+   * Opens the object and streams it; rejects with ObjectNotFoundError when there is none. The object is
+   * open before the promise resolves (never opened lazily later), so a delete racing the read cannot turn
+   * into an unhandled `ENOENT` on a stream nobody listens to yet.
+   */
+  read(key: string): Promise<OpenedObject>;
   /** Size in bytes, or undefined when the object does not exist. */
   size(key: string): Promise<number | undefined>;
   /** Removes the object; removing a missing object is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Removes what killed writers left behind (fs: `*.partial` files; s3: incomplete multipart uploads)
+   * started before `olderThan`; a live write keeps its file fresh, so it is never removed. Returns the count.
+   */
+  sweepAbandonedWrites(olderThan: Date): Promise<number>;
   /** A link that downloads this one object, and only it, until it expires. */
   createDownloadLink(key: string, options: DownloadLinkOptions): Promise<DownloadLink>;
 }

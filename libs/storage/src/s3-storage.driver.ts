@@ -1,7 +1,9 @@
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -16,6 +18,7 @@ import {
   linkExpiry,
   ObjectNotFoundError,
   ObjectStorage,
+  OpenedObject,
   WriteOptions,
 } from './object-storage';
 
@@ -82,11 +85,12 @@ export class S3Storage implements ObjectStorage {
     return { size };
   }
 
-  async read(key: string): Promise<Readable> {
+  async read(key: string): Promise<OpenedObject> {
     assertSafeKey(key);
     try {
+      // The GET's response has started when `send` resolves: the object is open, its body streams.
       const result = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
-      return result.Body as Readable;
+      return { body: result.Body as Readable, size: result.ContentLength ?? 0 };
     } catch (error) {
       if (isMissing(error)) throw new ObjectNotFoundError(key);
       throw error;
@@ -107,6 +111,43 @@ export class S3Storage implements ObjectStorage {
   async delete(key: string): Promise<void> {
     assertSafeKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+  }
+
+  async sweepAbandonedWrites(olderThan: Date): Promise<number> {
+    let aborted = 0;
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    do {
+      const page = await this.client
+        .send(
+          new ListMultipartUploadsCommand({
+            Bucket: this.options.bucket,
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+        )
+        .catch((error: unknown) => {
+          // Some S3-protocol servers (s3rver) do not list uploads: the bucket's lifecycle rule is then the
+          // only cleanup (docs/operations.md).
+          if (error instanceof S3ServiceException && error.name === 'NotImplemented') return undefined;
+          throw error;
+        });
+      if (!page) return aborted;
+      for (const upload of page.Uploads ?? []) {
+        if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= olderThan) continue;
+        await this.client.send(
+          new AbortMultipartUploadCommand({
+            Bucket: this.options.bucket,
+            Key: upload.Key,
+            UploadId: upload.UploadId,
+          }),
+        );
+        aborted += 1;
+      }
+      keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+      uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
+    } while (keyMarker);
+    return aborted;
   }
 
   async createDownloadLink(key: string, options: DownloadLinkOptions): Promise<DownloadLink> {

@@ -1,6 +1,6 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { startS3rver, RunningS3rver } from '../test/start-s3rver';
@@ -52,7 +52,7 @@ describe.each(['fs', 's3'])('the %s storage driver', (name) => {
     const { size } = await storage.write('u1/e1/report.csv', Readable.from(['a,b\n', '1,2\n']));
     expect(size).toBe(8);
     expect(await storage.size('u1/e1/report.csv')).toBe(8);
-    expect(await text(await storage.read('u1/e1/report.csv'))).toBe('a,b\n1,2\n');
+    expect(await text((await storage.read('u1/e1/report.csv')).body)).toBe('a,b\n1,2\n');
   });
 
   it('when a stream spans several multipart parts, then every byte arrives', async () => {
@@ -61,7 +61,7 @@ describe.each(['fs', 's3'])('the %s storage driver', (name) => {
     const { size } = await storage.write('u1/e2/big.bin', generatedStream(192));
     expect(size).toBe(192 * 64 * 1024);
     let read = 0;
-    for await (const chunk of await storage.read('u1/e2/big.bin')) read += (chunk as Buffer).length;
+    for await (const chunk of (await storage.read('u1/e2/big.bin')).body) read += (chunk as Buffer).length;
     expect(read).toBe(size);
   });
 
@@ -72,6 +72,22 @@ describe.each(['fs', 's3'])('the %s storage driver', (name) => {
     expect(await storage.size('u1/e3/gone.txt')).toBeUndefined();
     await expect(storage.read('u1/e3/gone.txt')).rejects.toBeInstanceOf(ObjectNotFoundError);
     await expect(storage.delete('u1/e3/gone.txt')).resolves.toBeUndefined();
+  });
+
+  it('when the object is deleted right after it was opened, then its stream still delivers every byte', async () => {
+    const storage = drivers[name]();
+    await storage.write('u1/e5/race.bin', generatedStream(32, 0x62));
+    for (let round = 0; round < 20; round += 1) {
+      const opened = await storage.read('u1/e5/race.bin');
+      expect(opened.size).toBe(32 * 64 * 1024);
+      // No listener yet and the object gone: the opened stream must neither fail nor crash the process.
+      await storage.delete('u1/e5/race.bin');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      let read = 0;
+      for await (const chunk of opened.body) read += (chunk as Buffer).length;
+      expect(read).toBe(opened.size);
+      await storage.write('u1/e5/race.bin', generatedStream(32, 0x62));
+    }
   });
 
   it('when a key tries to climb out of the root, then it is refused', async () => {
@@ -124,6 +140,21 @@ describe('download links', () => {
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="b.csv"');
     await new Promise((resolve) => setTimeout(resolve, link.expiresAt.getTime() - Date.now() + 1100));
     expect((await fetch(link.url)).status).toBe(403);
+  });
+
+  it('when a killed writer left .partial files, then the sweep removes the stale ones and keeps fresh ones', async () => {
+    const storage = drivers.fs();
+    await storage.write('u4/e1/done.csv', Readable.from(['a']));
+    const stale = join(fsRoot, 'u4', 'e1', 'done.csv.0a1b2c3d4e5f.partial');
+    const fresh = join(fsRoot, 'u4', 'e2', 'live.csv.f5e4d3c2b1a0.partial');
+    await mkdir(dirname(fresh), { recursive: true });
+    await writeFile(stale, 'half');
+    await writeFile(fresh, 'writing');
+    const hourAgo = new Date(Date.now() - 3600_000);
+    await utimes(stale, hourAgo, hourAgo);
+    expect(await storage.sweepAbandonedWrites(new Date(Date.now() - 60_000))).toBe(1);
+    expect(await readdir(join(fsRoot, 'u4', 'e1'))).toEqual(['done.csv']);
+    expect(await readdir(join(fsRoot, 'u4', 'e2'))).toEqual(['live.csv.f5e4d3c2b1a0.partial']);
   });
 
   it('when the fs driver writes, then no temporary file is left behind', async () => {

@@ -2,6 +2,7 @@ import {
   Env,
   corsShape,
   databaseShape,
+  httpServerShape,
   defineConfig,
   envInt,
   envOptionalString,
@@ -27,6 +28,7 @@ const optionalBool = z
 
 export const apiConfigShape = {
   ...runtimeShape,
+  ...httpServerShape,
   ...databaseShape,
   ...redisShape,
   ...publicUrlShape,

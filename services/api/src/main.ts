@@ -1,3 +1,4 @@
+import { httpTimeoutsOf } from '@pfs/config';
 import { runService, startConfiguredMetricsServer, startHttpServer, RunningHttpServer } from '@pfs/http';
 import { bufferedStdout, createLogger } from '@pfs/logger';
 import { buildApiApp } from './app';
@@ -27,6 +28,7 @@ async function main() {
         port: config.API_PORT,
         host: config.API_HOST,
         tls: tlsOptionsOf(config),
+        timeouts: httpTimeoutsOf(config),
       });
       logger.info({ url: server.url }, 'api listening');
       metrics = await startConfiguredMetricsServer(config.API_METRICS_PORT, config.METRICS_HOST, logger);

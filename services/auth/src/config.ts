@@ -2,6 +2,7 @@ import {
   Env,
   corsShape,
   databaseShape,
+  httpServerShape,
   defineConfig,
   envInt,
   envOptionalPort,
@@ -28,6 +29,7 @@ const otpKeyField = envSecret(
 
 export const authConfigShape = {
   ...runtimeShape,
+  ...httpServerShape,
   ...databaseShape,
   ...redisShape,
   ...publicUrlShape,

@@ -1,3 +1,4 @@
+import { httpTimeoutsOf } from '@pfs/config';
 import { runService, startConfiguredMetricsServer, startHttpServer, RunningHttpServer } from '@pfs/http';
 import { createLogger } from '@pfs/logger';
 import { buildAuthApp } from './app';
@@ -23,7 +24,11 @@ async function main() {
       deps = await createAuthDependencies(config, logger);
       const restored = await restoreIntrospectionRecords(deps);
       logger.info({ restored }, 'introspection records restored from Postgres');
-      server = await startHttpServer(buildAuthApp(deps), { port: config.AUTH_PORT, host: config.AUTH_HOST });
+      server = await startHttpServer(buildAuthApp(deps), {
+        port: config.AUTH_PORT,
+        host: config.AUTH_HOST,
+        timeouts: httpTimeoutsOf(config),
+      });
       logger.info({ url: server.url }, 'auth listening');
       metrics = await startConfiguredMetricsServer(config.AUTH_METRICS_PORT, config.METRICS_HOST, logger);
     },

@@ -1,6 +1,7 @@
 import {
   Env,
   databaseShape,
+  httpServerShape,
   defineConfig,
   envInt,
   envOptionalString,
@@ -18,6 +19,7 @@ import {
 
 export const workerConfigShape = {
   ...runtimeShape,
+  ...httpServerShape,
   ...databaseShape,
   ...redisShape,
   ...publicUrlShape,
@@ -36,6 +38,8 @@ export const workerConfigShape = {
   EXPORT_TTL_SECONDS: envInt(7 * 24 * 3600, 60, 7 * 24 * 3600),
   /** How often the cleanup job removes expired export files. */
   EXPORT_CLEANUP_INTERVAL_SECONDS: envInt(3600, 1, 86_400),
+  /** The scheduled cleanup removes `.partial` files (and S3 multipart uploads) of killed writers untouched this long. */
+  STORAGE_PARTIAL_MAX_AGE_SECONDS: envInt(3600, 0, 7 * 24 * 3600),
   /** When set (smtp://user:pass@host:port), "sending" also emails the link to the user. */
   SMTP_URL: envOptionalUrl(),
   SMTP_FROM: envString('PFS <no-reply@localhost>'),

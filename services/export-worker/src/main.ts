@@ -1,4 +1,4 @@
-import { warnAboutDevelopmentSecrets } from '@pfs/config';
+import { httpTimeoutsOf, warnAboutDevelopmentSecrets } from '@pfs/config';
 import { runService, startConfiguredMetricsServer, startHttpServer, RunningHttpServer } from '@pfs/http';
 import { createLogger } from '@pfs/logger';
 import type { Worker } from 'bullmq';
@@ -34,6 +34,9 @@ async function main() {
       const maintain = async () => {
         const requeued = await requeueUnfinishedExports(ready, enqueuer!.enqueue);
         if (requeued) logger.warn({ requeued }, 'unfinished exports queued again');
+        const partialsBefore = new Date(Date.now() - config.STORAGE_PARTIAL_MAX_AGE_SECONDS * 1000);
+        const swept = await ready.storage.sweepAbandonedWrites(partialsBefore);
+        if (swept) logger.warn({ swept }, 'abandoned partial writes removed');
         return cleanupExpiredExports(ready);
       };
       worker = startExportWorker(config, logger, handleExportJob(ready), maintain, ready.sendPushes);
@@ -41,7 +44,7 @@ async function main() {
       await scheduleExportCleanup(config);
       server = await startHttpServer(
         buildWorkerApp(deps, () => worker),
-        { port: config.WORKER_PORT, host: config.WORKER_HOST },
+        { port: config.WORKER_PORT, host: config.WORKER_HOST, timeouts: httpTimeoutsOf(config) },
       );
       logger.info({ url: server.url }, 'export-worker running');
       observeQueueDepth(enqueuer.jobCounts);

@@ -49,13 +49,19 @@ export async function writeAttachmentsArchive(
   for await (const row of streamRows(source, sql, [userId]) as AsyncIterable<unknown>) {
     const image = row as ImageRow;
     let name: string | null = `images/${archiveName(image)}`;
+    let skipped: string | undefined;
     try {
-      archive.append(await storage.read(`${image.storage_prefix}/${STORED_FILE[image.type]}`), { name });
+      // Opened before it is queued in the zip: an image deleted while the export runs is either streamed
+      // whole (already open) or found missing here, never an unhandled error on a queued stream.
+      const opened = await storage.read(`${image.storage_prefix}/${STORED_FILE[image.type]}`);
+      opened.body.once('error', (error) => archive.emit('error', error));
+      archive.append(opened.body, { name });
       await once(archive, 'entry');
     } catch (error) {
-      // A file lost from storage (an operator's cleanup) is listed without a file, not a failed export.
+      // A file gone from storage (deleted meanwhile, or an operator's cleanup) is listed as skipped.
       if (!(error instanceof ObjectNotFoundError)) throw error;
       name = null;
+      skipped = 'The file was no longer in storage when the export ran.';
     }
     index.push({
       id: image.id,
@@ -63,6 +69,7 @@ export async function writeAttachmentsArchive(
       filename: image.filename,
       file: name,
       entries: image.entries ?? [],
+      ...(skipped && { skipped }),
     });
   }
   archive.append(JSON.stringify({ images: index }, null, 2), { name: 'index.json' });

@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-const read = async (key: string) => buffer(await storage.read(key));
+const read = async (key: string) => buffer((await storage.read(key)).body);
 
 describe('export formatters', () => {
   it('when a table is written as CSV, then parsing it back gives the same cells, formulas neutralised', async () => {

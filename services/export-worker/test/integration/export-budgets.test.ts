@@ -40,7 +40,7 @@ async function exportBudgets(seed: LedgerSeed, from: string, to: string): Promis
   });
   const done = (await runExport(pipeline.deps, seed.userId, created.id))!;
   expect(done.status).toBe('sent');
-  return parseCsv((await buffer(await pipeline.deps.storage.read(done.storageKey!))).toString());
+  return parseCsv((await buffer((await pipeline.deps.storage.read(done.storageKey!)).body)).toString());
 }
 
 describe('export: budgets sheet', () => {

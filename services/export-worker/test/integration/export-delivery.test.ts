@@ -127,7 +127,7 @@ describe('exports on the filesystem, emailed when SMTP_URL is set', () => {
     expect(unfolded).toContain('Subject: Your export is ready');
     expect(unfolded).toContain(done.downloadUrl!);
     expect(
-      await parseCsv((await buffer(await pipeline.deps.storage.read(done.storageKey!))).toString()),
+      await parseCsv((await buffer((await pipeline.deps.storage.read(done.storageKey!)).body)).toString()),
     ).toHaveLength(1);
   });
 

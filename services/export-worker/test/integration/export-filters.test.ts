@@ -142,7 +142,9 @@ async function exportedIds(
   });
   const done = (await runExport(pipeline.deps, seed.userId, created.id))!;
   expect(done.status).toBe('sent');
-  const rows = await parseCsv((await buffer(await pipeline.deps.storage.read(done.storageKey!))).toString());
+  const rows = await parseCsv(
+    (await buffer((await pipeline.deps.storage.read(done.storageKey!)).body)).toString(),
+  );
   return rows
     .slice(1)
     .map((row) => row[8])

@@ -53,7 +53,7 @@ async function exportOfx(resources: string[], extra: Record<string, unknown> = {
   const done = (await runExport(pipeline.deps, seed.userId, created.id))!;
   expect(done.status).toBe('sent');
   expect(done.filename).toBe(`export-${created.id}.ofx`);
-  return (await buffer(await pipeline.deps.storage.read(done.storageKey!))).toString('utf8');
+  return (await buffer((await pipeline.deps.storage.read(done.storageKey!)).body)).toString('utf8');
 }
 
 /** Each statement's account id, its transactions (id → fields) and its ledger balance. */
@@ -146,7 +146,7 @@ describe('OFX export', () => {
       to: null,
     });
     const done = (await runExport(pipeline.deps, seed.userId, created.id))!;
-    const files = await unzip(await buffer(await pipeline.deps.storage.read(done.storageKey!)));
+    const files = await unzip(await buffer((await pipeline.deps.storage.read(done.storageKey!)).body));
     expect(Object.keys(files).sort()).toEqual(
       [`expenses-${created.id}.csv`, `export-${created.id}.xlsx`].sort(),
     );

@@ -76,6 +76,7 @@ function instrumentedStorage(base: ObjectStorage, failures: { remaining: number;
   const storage: ObjectStorage = {
     driver: base.driver,
     read: (key) => base.read(key),
+    sweepAbandonedWrites: (olderThan) => base.sweepAbandonedWrites(olderThan),
     size: (key) => base.size(key),
     delete: (key) => base.delete(key),
     createDownloadLink: (key, options) => base.createDownloadLink(key, options),

@@ -25,6 +25,7 @@ async function main() {
     driver: storage.driver,
     size: (key) => storage.size(key),
     read: (key) => storage.read(key),
+    sweepAbandonedWrites: (olderThan) => storage.sweepAbandonedWrites(olderThan),
     delete: (key) => storage.delete(key),
     createDownloadLink: (key, options) => storage.createDownloadLink(key, options),
     write: async (_key: string, body: Readable) => {

@@ -1,8 +1,9 @@
 import { AppError } from '@pfs/errors';
 import { ExportRepository } from '@pfs/resource-store';
-import { ObjectNotFoundError, verifyDownloadToken } from '@pfs/storage';
+import { verifyDownloadToken } from '@pfs/storage';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { sendStoredObject } from '../files/send-stored-object';
 
 const KEY = /^exports\/([1-9]\d{0,17})\/([1-9]\d{0,17})\/([A-Za-z0-9][A-Za-z0-9._-]{0,199})$/;
 
@@ -40,24 +41,17 @@ export function exportFilesRoutes(deps: Pick<ApiDependencies, 'dataSource' | 'co
     const record = await exportsRepo.findById(userId, exportId);
     if (!record || record.storageKey !== key)
       throw new AppError('OBJECT_NOT_FOUND', { description: 'This export no longer exists.' });
-    let stream;
-    try {
-      stream = await deps.storage.read(key);
-    } catch (error) {
-      if (error instanceof ObjectNotFoundError)
-        throw new AppError('OBJECT_NOT_FOUND', { description: 'This export file no longer exists.' });
-      throw error;
-    }
-    const size = await deps.storage.size(key);
-    res.setHeader(
-      'Content-Type',
-      CONTENT_TYPES[filename.split('.').pop() ?? ''] ?? 'application/octet-stream',
+    await sendStoredObject(
+      deps.storage,
+      key,
+      res,
+      {
+        'Content-Type': CONTENT_TYPES[filename.split('.').pop() ?? ''] ?? 'application/octet-stream',
+        'Content-Disposition': `attachment; filename="${filename}"`,
+        'Cache-Control': 'private, no-store',
+      },
+      () => new AppError('OBJECT_NOT_FOUND', { description: 'This export file no longer exists.' }),
     );
-    res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-    res.setHeader('Cache-Control', 'private, no-store');
-    if (size !== undefined) res.setHeader('Content-Length', String(size));
-    stream.on('error', (error) => res.destroy(error));
-    stream.pipe(res);
   });
   return router;
 }

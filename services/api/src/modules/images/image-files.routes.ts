@@ -1,10 +1,10 @@
 import { AppError, notFound } from '@pfs/errors';
 import { contentTypeFor, isNotModified, negotiateMediaType, requireScope, userIdOf } from '@pfs/resource-api';
 import { ImageRepository } from '@pfs/resource-store';
-import { ObjectNotFoundError } from '@pfs/storage';
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { sendStoredObject } from '../files/send-stored-object';
 import { idempotentPost } from '../entries/idempotency';
 import { FILE_CONTENT_TYPES, fileKey, IMAGE_FILES } from './image-files';
 import { presentImage } from './images.presenter';
@@ -61,28 +61,25 @@ export function imageFilesRoutes(deps: ApiDependencies): Router {
     }
     // A storage folder is never rewritten, so its name identifies the bytes: a strong ETag without reading them.
     const etag = `"${image.storagePrefix.split('/').pop()}-${name}"`;
-    res.setHeader('ETag', etag);
-    res.setHeader('Cache-Control', 'private, max-age=31536000, immutable');
+    const caching = { ETag: etag, 'Cache-Control': 'private, max-age=31536000, immutable' };
     if (isNotModified(req, etag)) {
+      res.set(caching);
       (res.locals.onNotModified as (() => void) | undefined)?.();
       res.status(304).end();
       return;
     }
-    const key = fileKey(image.storagePrefix, name);
-    let stream;
-    try {
-      stream = await deps.storage.read(key);
-    } catch (error) {
-      if (error instanceof ObjectNotFoundError) throw notFound('Image file', `${id}/${name}`);
-      throw error;
-    }
-    const size = await deps.storage.size(key);
-    res.setHeader('Content-Type', FILE_CONTENT_TYPES[name]);
-    // A PDF is offered as a download rather than rendered on the API's origin.
-    res.setHeader('Content-Disposition', name.endsWith('.pdf') ? 'attachment' : 'inline');
-    if (size !== undefined) res.setHeader('Content-Length', String(size));
-    stream.on('error', (error) => res.destroy(error));
-    stream.pipe(res);
+    await sendStoredObject(
+      deps.storage,
+      fileKey(image.storagePrefix, name),
+      res,
+      {
+        ...caching,
+        'Content-Type': FILE_CONTENT_TYPES[name],
+        // A PDF is offered as a download rather than rendered on the API's origin.
+        'Content-Disposition': name.endsWith('.pdf') ? 'attachment' : 'inline',
+      },
+      () => notFound('Image file', `${id}/${name}`),
+    );
   });
 
   return router;
