@@ -4,6 +4,7 @@ import { UserRepository } from '@pfs/resource-store';
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
+import { recordReplay } from './ceiling';
 import { measure, Measurement, MeasureOptions } from './measure';
 
 export const ALL_SCOPES_FOR_BENCH =
@@ -25,8 +26,16 @@ export interface BenchContext {
   createUser(scope?: string): Promise<{ userId: string; token: string; auth: string }>;
   /** Measures and records a row of the report (printed beside the bare baseline). */
   measure(options: MeasureOptions): Promise<Measurement>;
+  /**
+   * Measures the scenario's ceiling (bare Express replaying the API's exact answer to `options.url`, same
+   * connections and duration), then the API, and records the row beside that ceiling. The replay is recorded
+   * from `replayFrom` when given (e.g. a page URL without the cache-busting parameter of a cold scenario).
+   */
+  measureBesideReplay(options: MeasureOptions & { replayFrom?: string }): Promise<Measurement>;
   /** Records a figure that is not a throughput (a duration, a memory peak). */
   note(name: string, value: string): void;
+  /** Records a figure beside its ceiling of the same run: `value / ceiling` (higher is better) is printed. */
+  compare(name: string, value: number, ceilingName: string, ceiling: number, unit: string): void;
 }
 
 export interface BenchReport {
@@ -68,8 +77,33 @@ export function createBenchContext(options: {
       options.report.rows.push(result);
       return result;
     },
+    async measureBesideReplay(measureOptions) {
+      const replayName = `r${options.report.rows.length}`;
+      const replayUrl = await recordReplay(
+        options.bareUrl,
+        replayName,
+        measureOptions.replayFrom ?? measureOptions.url,
+        measureOptions.headers ?? {},
+      );
+      const ceiling = await measure({
+        ...measureOptions,
+        url: replayUrl,
+        requests: undefined,
+        target: undefined,
+      });
+      const result = { ...(await measure(measureOptions)), ceiling };
+      options.report.rows.push(result);
+      return result;
+    },
     note(name, value) {
       options.report.notes.push({ name, value });
+    },
+    compare(name, value, ceilingName, ceiling, unit) {
+      const format = (figure: number) => `${figure.toFixed(figure < 10 ? 2 : 0)} ${unit}`;
+      options.report.notes.push({
+        name,
+        value: `${format(value)} vs ${ceilingName} ${format(ceiling)} = ${(value / ceiling).toFixed(2)}`,
+      });
     },
   };
 }

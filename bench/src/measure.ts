@@ -7,7 +7,7 @@ export interface MeasureOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
-  /** Concurrent connections (default 10). */
+  /** Concurrent connections (default 10; the issue-13 rows use 16, as many apps of one user would). */
   connections?: number;
   /** Seconds of load (default BENCH_SECONDS or 5). */
   seconds?: number;
@@ -17,8 +17,12 @@ export interface MeasureOptions {
   target?: Target;
 }
 
-/** `vsBare`: throughput at least `min` (0..1) of the bare baseline; `p99`: p99 latency at most `maxMs`. */
-export type Target = { kind: 'vsBare'; min: number } | { kind: 'p99'; maxMs: number };
+/**
+ * `vsBare`: throughput at least `min` (0..1) of the bare baseline; `vsCeiling`: at least `min` of the row's own
+ * ceiling (the same bytes replayed by bare Express, measured just before); `p99`: p99 latency at most `maxMs`.
+ */
+export type Target =
+  { kind: 'vsBare'; min: number } | { kind: 'vsCeiling'; min: number } | { kind: 'p99'; maxMs: number };
 
 export interface Measurement {
   name: string;
@@ -30,9 +34,17 @@ export interface Measurement {
   errors: number;
   connections: number;
   target?: Target;
+  /** The row's own ceiling, measured in the same run with the same connections and duration. */
+  ceiling?: Measurement;
 }
 
 export const defaultSeconds = () => Number(process.env.BENCH_SECONDS ?? 5);
+
+/** A suite's data size: `full`, or with BENCH_QUICK=1 `quick` (BENCH_QUICK_SIZE overrides it, for the smoke test). */
+export function dataSize(quick: boolean, full: number, quickDefault: number): number {
+  if (!quick) return full;
+  return Number(process.env.BENCH_QUICK_SIZE ?? quickDefault);
+}
 
 /** Runs autocannon against one endpoint and reduces its result to what we report. */
 export async function measure(options: MeasureOptions): Promise<Measurement> {

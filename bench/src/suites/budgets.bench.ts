@@ -1,3 +1,4 @@
+import { dataSize } from '../measure';
 import type { BenchSuite } from '../bench-suite';
 import { seedLedger } from './entries-seed';
 
@@ -15,7 +16,7 @@ const BUDGETS = 200;
 export const budgetsSuite: BenchSuite = {
   name: 'budgets',
   async run(context) {
-    const seed = await seedLedger(context, context.quick ? QUICK_SIZE : FULL_SIZE);
+    const seed = await seedLedger(context, dataSize(context.quick, FULL_SIZE, QUICK_SIZE));
     const { rows } = await context.pg.query(`SELECT count(*)::int AS count FROM budgets WHERE user_id = $1`, [
       seed.userId,
     ]);
@@ -37,11 +38,17 @@ export const budgetsSuite: BenchSuite = {
     const headers = { authorization: seed.auth };
     const api = context.apiUrl;
     const scale = `${seed.entries / 1000}k entries, ${BUDGETS} budgets`;
+    const month = { url: `${api}/budgets?from=2024-03-01&to=2024-03-31&per_page=200`, headers };
     await context.measure({
+      ...month,
       name: `GET /budgets month, page of 200 (${scale}) latency`,
-      url: `${api}/budgets?from=2024-03-01&to=2024-03-31&per_page=200`,
-      headers,
       connections: 1,
+      target: { kind: 'p99', maxMs: 50 },
+    });
+    await context.measureBesideReplay({
+      ...month,
+      name: `GET /budgets month, page of 200 (${scale})`,
+      connections: 16,
     });
     await context.measure({
       name: `GET /budgets quarter, one iteration each (${scale}) latency`,
@@ -57,11 +64,17 @@ export const budgetsSuite: BenchSuite = {
       headers,
       connections: 1,
     });
+    const summary = { url: `${api}/me/summary?from=2024-03-01&to=2024-03-31`, headers };
     await context.measure({
+      ...summary,
       name: `GET /me/summary month with budget (${scale}) latency`,
-      url: `${api}/me/summary?from=2024-03-01&to=2024-03-31`,
-      headers,
       connections: 1,
+      target: { kind: 'p99', maxMs: 50 },
+    });
+    await context.measureBesideReplay({
+      ...summary,
+      name: `GET /me/summary month with budget (${scale})`,
+      connections: 16,
     });
   },
 };

@@ -1,7 +1,9 @@
+import { dataSize } from '../measure';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchSuite } from '../bench-suite';
+import { copyToCsvSeconds } from '../pgbench';
 import { startServiceProcess } from '../service-process';
 import { seedLedger } from './entries-seed';
 
@@ -46,7 +48,7 @@ async function timeExport(
 export const exportsSuite: BenchSuite = {
   name: 'exports',
   async run(context) {
-    const seed = await seedLedger(context, context.quick ? QUICK_SIZE : FULL_SIZE);
+    const seed = await seedLedger(context, dataSize(context.quick, FULL_SIZE, QUICK_SIZE));
     const storageDir = await mkdtemp(join(tmpdir(), 'pfs-bench-exports-'));
     const worker = await startServiceProcess(join(repoRoot, 'services/export-worker/dist/main.js'), {
       ...context.env,
@@ -57,22 +59,52 @@ export const exportsSuite: BenchSuite = {
       STORAGE_DIR: storageDir,
     });
     try {
+      // The floor: Postgres writing the same rows (the worker's entries query, each side) as CSV itself.
+      let copySeconds = 0;
+      for (const sign of ['<', '>'] as const) {
+        copySeconds += await copyToCsvSeconds(
+          context.env.DATABASE_URL,
+          entriesExportQuery(seed.userId, sign),
+        );
+      }
       const idle = worker.peakRssBytes();
       context.note('export worker peak RSS at start', `${(idle / 2 ** 20).toFixed(0)} MB`);
+      const took: Record<string, number> = {};
       for (const format of ['csv', 'xlsx'] as const) {
         const { seconds, filesize } = await timeExport(context.apiUrl, seed.auth, format);
+        took[format] = seconds;
         context.note(
           `export ${seed.entries} entries to ${format.toUpperCase()}: POST → generated`,
           `${seconds.toFixed(1)} s (${(filesize / 2 ** 20).toFixed(1)} MB file)`,
         );
         context.note(
           `export worker peak RSS after ${format.toUpperCase()}`,
-          `${(worker.peakRssBytes() / 2 ** 20).toFixed(0)} MB`,
+          `${(worker.peakRssBytes() / 2 ** 20).toFixed(0)} MB (target <= 160 MB)`,
         );
       }
+      context.compare(
+        'CSV export time / COPY TO STDOUT WITH CSV time; target <= 3',
+        took.csv,
+        'COPY',
+        copySeconds,
+        's',
+      );
+      context.compare('XLSX export time / CSV export time; target <= 2', took.xlsx, 'CSV', took.csv, 's');
     } finally {
       await worker.stop();
       await rm(storageDir, { recursive: true, force: true });
     }
   },
 };
+
+/** The export worker's entries query (services/export-worker/src/export/export-tables.ts), one side. */
+function entriesExportQuery(userId: string, sign: '<' | '>'): string {
+  if (!/^\d+$/.test(userId)) throw new Error(`unexpected user id ${userId}`);
+  return `SELECT to_char(t.date, 'YYYY-MM-DD') AS date, a.name AS account, c.name AS category,
+      CASE WHEN cardinality(t.tag_ids) = 0 THEN NULL
+        ELSE (SELECT string_agg(g.name, ', ' ORDER BY g.name) FROM tags g WHERE g.id = ANY(t.tag_ids)) END AS tags,
+      trim_scale(t.amount)::text AS amount, t.currency, t.description, t.location->>'id' AS location, t.id::text AS id
+    FROM entries t JOIN accounts a ON a.id = t.account_id LEFT JOIN categories c ON c.id = t.category_id
+    WHERE t.user_id = ${userId} AND NOT t.deleted AND t.amount ${sign} 0 AND t.transaction_id IS NULL
+    ORDER BY t.date, t.id`;
+}

@@ -6,11 +6,15 @@ import { exportsSuite } from './exports.bench';
 import { meSuite } from './me.bench';
 import { meCurrencySuite } from './me-currency.bench';
 import { mergeSuite } from './merge.bench';
+import { tokensSuite } from './tokens.bench';
+import { writesSuite } from './writes.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs the named ones only. */
 export const suites: BenchSuite[] = [
   meSuite,
   entriesSuite,
+  writesSuite,
+  tokensSuite,
   categoriesSuite,
   exportsSuite,
   mergeSuite,

@@ -1,3 +1,4 @@
+import { dataSize } from '../measure';
 import type { BenchContext } from '../bench-context';
 import type { BenchSuite } from '../bench-suite';
 import { seedLedger } from './entries-seed';
@@ -15,7 +16,7 @@ const QUICK_SIZE = 20_000;
 export const meCurrencySuite: BenchSuite = {
   name: 'me-currency',
   async run(context) {
-    const size = Number(process.env.BENCH_ME_CURRENCY_SIZE) || (context.quick ? QUICK_SIZE : FULL_SIZE);
+    const size = Number(process.env.BENCH_ME_CURRENCY_SIZE) || dataSize(context.quick, FULL_SIZE, QUICK_SIZE);
     const seed = await seedLedger(context, size, 'currency');
     const scale = `${size / 1000}k entries`;
     const start = String((await getMe(context, seed.auth)).currency.main);

@@ -1,3 +1,4 @@
+import { dataSize } from '../measure';
 import type { BenchSuite } from '../bench-suite';
 
 const FULL_SIZE = 200_000;
@@ -11,7 +12,7 @@ const QUICK_SIZE = 10_000;
 export const mergeSuite: BenchSuite = {
   name: 'merge',
   async run(context) {
-    const size = context.quick ? QUICK_SIZE : FULL_SIZE;
+    const size = dataSize(context.quick, FULL_SIZE, QUICK_SIZE);
     const user = await context.createUser();
     const account = async (name: string) =>
       (

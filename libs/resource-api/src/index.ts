@@ -63,6 +63,8 @@ export type { ProfileMiss } from './user-profile-cache';
 export { hyperSchemaDocument, createSchemaOf, updateSchemaOf, writableProperties } from './resource-schema';
 export type { HyperLink, JsonSchema, ResourceSchema } from './resource-schema';
 export { Responder } from './respond';
+export { pageAsSent, sendStoredPage, StoredPages } from './stored-pages';
+export type { StoredPage } from './stored-pages';
 export type { ResponderOptions } from './respond';
 export { SchemaRegistry } from './schema-registry';
 export { hasScope, requireAreaScope, requireScope, requireScopes } from './scopes';

@@ -70,8 +70,16 @@ export class Responder {
     res.end(body);
   }
 
-  private send(req: Request, res: Response, schema: string, payload: unknown, lastModified?: Date): void {
-    this.sendPrepared(req, res, schema, this.prepare(payload, lastModified));
+  private send(
+    req: Request,
+    res: Response,
+    schema: string,
+    payload: unknown,
+    lastModified?: Date,
+  ): PreparedRepresentation {
+    const prepared = this.prepare(payload, lastModified);
+    this.sendPrepared(req, res, schema, prepared);
+    return prepared;
   }
 
   /** One object (already presented: compacted, ids as strings, formatted times). */
@@ -79,7 +87,10 @@ export class Responder {
     this.send(req, res, schema, body, modifiedAt);
   }
 
-  /** A page of a list, with every list header. `present` turns a record into its representation. */
+  /**
+   * A page of a list, with every list header. `present` turns a record into its representation. Returns the
+   * prepared body, which a caller may store with the list headers (StoredPages).
+   */
   sendList<T extends SyncedRecord>(
     req: Request,
     res: Response,
@@ -91,7 +102,7 @@ export class Responder {
       /** False for lists whose representation changes without a write (derived figures): ETag only. */
       lastModified?: boolean;
     },
-  ): void {
+  ): PreparedRepresentation {
     const { params, result } = options;
     const userId = userIdOf(req);
     const watermark = params.pinnedWatermark ?? result.watermark;
@@ -119,7 +130,7 @@ export class Responder {
       (max, item) => (!max || item.modifiedAt > max ? item.modifiedAt : max),
       undefined,
     );
-    this.send(
+    return this.send(
       req,
       res,
       options.schema,

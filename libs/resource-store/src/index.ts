@@ -17,7 +17,7 @@ import { UserEntity as UserEntityForList } from './entities/user.entity';
 export const resourceEntities = [UserEntityForList];
 export { CurrencyRateRepository } from './repositories/currency-rate.repository';
 export type { RateImportResult } from './repositories/currency-rate.repository';
-export { claimChangeSeq, readWatermark, withUserChange } from './sync/change-sequence';
+export { claimChangeSeq, readListVersion, readWatermark, withUserChange } from './sync/change-sequence';
 export { ResourceTable } from './sync/resource-table';
 export type {
   PageRequest,

@@ -38,3 +38,19 @@ export async function readWatermark(source: DataSource | EntityManager, userId: 
   );
   return rows[0]?.change_seq ?? '0';
 }
+
+/**
+ * What every list representation of the user depends on, in one indexed read: the change watermark (any write
+ * of the user's resources moves it) and the profile's `modified` (main currency and custom rates, which
+ * presented amounts use, live on the users row and do not move the watermark). A stored page stamped with an
+ * equal version is still exact.
+ */
+export async function readListVersion(source: DataSource | EntityManager, userId: string): Promise<string> {
+  const rows: Array<{ version: string }> = await source.query(
+    `SELECT coalesce((SELECT change_seq FROM user_sync_state WHERE user_id = u.id), 0)::text || ':' ||
+            (extract(epoch FROM u.modified_at) * 1000000)::bigint::text AS version
+     FROM users u WHERE u.id = $1`,
+    [userId],
+  );
+  return rows[0]?.version ?? 'none';
+}

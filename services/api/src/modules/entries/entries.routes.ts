@@ -2,10 +2,13 @@ import { inputError, notFound } from '@pfs/errors';
 import { type CustomRate, findUserCrossRate } from '@pfs/money';
 import {
   applyMergePatch,
+  pageAsSent,
   parseCreateBody,
   parsePageParams,
   readClientModified,
   requireScope,
+  sendStoredPage,
+  StoredPages,
   userIdOf,
 } from '@pfs/resource-api';
 import {
@@ -13,6 +16,7 @@ import {
   type Entry,
   entriesTable,
   ImageRepository,
+  readListVersion,
   type Snapshot,
 } from '@pfs/resource-store';
 import { type Request, type Response, Router } from 'express';
@@ -46,6 +50,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
   const ledger = ledgerDepsOf(deps);
   const idempotent = idempotentPost(deps.dataSource);
   const imageRepository = new ImageRepository(deps.dataSource);
+  const storedPages = new StoredPages();
   router.use('/entries', ratesReady(deps.rates));
 
   /**
@@ -98,6 +103,15 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       await sendExpanded({ req, res, deps, presenterFor }, params, filters, seriesFilter);
       return;
     }
+    // The unchanged-page fast path: the same request at the same data version gets the bytes sent before. The
+    // version also carries the rate book's load time (presented amounts convert with it).
+    const storedKey = StoredPages.keyOf(req, String(res.locals.format));
+    const version = `${await readListVersion(deps.dataSource, userId)}:${deps.rates.lastLoaded?.getTime() ?? 0}`;
+    const stored = storedPages.get(storedKey, version);
+    if (stored) {
+      sendStoredPage(api.respond, req, res, 'entries', stored);
+      return;
+    }
     if (
       isUnfiltered(filters) &&
       !seriesFilter.length &&
@@ -115,12 +129,13 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       entriesTable.list(deps.dataSource, userId, params, [...buildEntryFilters(filters), ...seriesFilter]),
       ledger.entries.findCurrencySettings(deps.dataSource, userId),
     ]);
-    api.respond.sendList(req, res, {
+    const prepared = api.respond.sendList(req, res, {
       schema: 'entries',
       params,
       result,
       present: await presenterFor(userId, result.items, settings),
     });
+    storedPages.set(storedKey, pageAsSent(res, version, prepared));
   });
 
   router.get('/entries/sums', requireScope('entries:r'), async (req, res) => {

@@ -1,0 +1,92 @@
+import { dropDatabase } from '@pfs/resource-store';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * `npm run bench` must not rot: the built bench (`npm test` builds it) runs every suite in quick mode on this
+ * test run's database and Redis prefix, with tiny data and a fraction of a second per scenario, and must print
+ * every row and note of the report, each row without a failed request. Figures are not judged here (speed
+ * targets stay in the bench).
+ */
+const repoRoot = join(__dirname, '../../../..');
+const ROWS = [
+  'bare Express GET /ping',
+  'GET /me throughput',
+  'GET /me latency',
+  'GET /entries page of 200 (1k entries) latency',
+  'GET /entries page of 200 (1k entries) cold',
+  'GET /entries page of 200 (1k entries) unchanged data',
+  'GET /entries month + category',
+  'GET /entries?since= 100 changes (1k entries) latency',
+  'POST /entries single entry',
+  'POST /entries batch of 500',
+  'GET /categories (page of 200)',
+  'GET /budgets month, page of 200',
+  'GET /budgets/{id}',
+  'GET /me/summary month with budget',
+];
+const NOTES = [
+  'GET /me / bare throughput',
+  'since-sync of 100 changes, p50, 16 conn',
+  'vs pgbench -N',
+  'POST /entries batch of 500: entries/s',
+  'token check (RequestGate.check',
+  'CSV export time / COPY TO STDOUT WITH CSV time',
+  'XLSX export time / CSV export time',
+  'export worker peak RSS after CSV',
+  'POST /accounts/merge',
+  'PUT /me sign',
+];
+/** Rows measured beside a replay of the identical answer (their ceiling). */
+const WITH_CEILING = [
+  'GET /me ',
+  'cold',
+  'unchanged data',
+  '100 changes (1k entries) ',
+  'GET /me/summary month with budget (1k entries, 200 budgets) ',
+];
+
+function runBench(): Promise<{ code: number | null; output: string }> {
+  const entry = join(repoRoot, 'bench/dist/main.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test does) first`);
+  const child = spawn(process.execPath, [entry], {
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: process.env.DATABASE_URL,
+      BENCH_REDIS_KEY_PREFIX: process.env.REDIS_KEY_PREFIX,
+      BENCH_QUICK: '1',
+      BENCH_QUICK_SIZE: '1000',
+      BENCH_ME_CURRENCY_SIZE: '200',
+      BENCH_SECONDS: '0.3',
+      BENCH_PAIRS: '1',
+    },
+    stdio: 'pipe',
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
+}
+
+afterAll(() => dropDatabase(`${process.env.DATABASE_URL}_pgbench`));
+
+it('when the bench runs in quick mode, then it prints every row and note, with no failed request', async () => {
+  const { code, output } = await runBench();
+  if (code !== 0) throw new Error(`the bench exited with ${code}:\n${output}`);
+  const lines = output.split('\n');
+  for (const name of ROWS) {
+    const row = lines.find((line) => line.startsWith(name));
+    if (!row) throw new Error(`no row "${name}" in:\n${output}`);
+  }
+  for (const name of NOTES) expect(lines.some((line) => line.startsWith(name))).toBe(true);
+  for (const name of WITH_CEILING) {
+    const row = lines.find((line) => line.includes(name) && !line.includes('latency'));
+    // … vs bare, then the ceiling's req/s and p99, the ratio to it, and the errors of both.
+    expect(row).toMatch(/\d+%\s+\d+\s+[\d.]+\s+\d+%\s+0 {2}/);
+  }
+  const errorColumns = lines
+    .filter((line) => ROWS.some((name) => line.startsWith(name)))
+    .map((line) => Number(/(\d+)\s{2}(?:met|MISSED|NO FIGURE|$)/.exec(line)?.[1]));
+  expect(errorColumns.every((errors) => errors === 0)).toBe(true);
+}, 600_000);
