@@ -59,6 +59,13 @@ const cases = operationsOf(generated).map(
   (walked) => [`${walked.method.toUpperCase()} ${walked.path}`, walked] as const,
 );
 
+/** Each required query parameter of each operation: leaving it out must be refused, or it is not required. */
+const requiredQuery = cases.flatMap(([name, walked]) =>
+  (walked.operation.parameters ?? [])
+    .filter((parameter) => parameter.in === 'query' && parameter.required)
+    .map((parameter) => [name, parameter.name, walked] as const),
+);
+
 let api: ApiTestApp;
 let doc: OpenApiDocument;
 let checker: ContractChecker;
@@ -109,4 +116,19 @@ describe('every operation of /openapi.json, called for real', () => {
     // An operation declaring no scope is open to any valid token; any other refuses a token without them.
     expect(withNone.status === 403).toBe(scopes!.length > 0);
   });
+
+  it.each(requiredQuery)(
+    '%s without its required query parameter %s is a 400 naming it',
+    async (_name, name, declared) => {
+      const walked = servedOperation(declared);
+      const planned = await fixture.plan(walked);
+      delete planned.query[name];
+      const observed = observe(await send(api, walked, planned, fixture.user.auth));
+      expect(observed.status).toBe(400);
+      expect(checker.problems(walked, observed)).toEqual([]);
+      expect((observed.body as { fields?: Array<{ field: string }> }).fields).toEqual(
+        expect.arrayContaining([expect.objectContaining({ field: name })]),
+      );
+    },
+  );
 });
