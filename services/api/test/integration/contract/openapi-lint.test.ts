@@ -18,6 +18,9 @@ function lint(document: unknown): Problem[] {
   return JSON.parse(run.stdout) as Problem[];
 }
 
+/** Each lint starts a process that loads the linter: seconds on a quiet machine, more on a busy one. */
+const LINT_TIMEOUT_MS = 120_000;
+
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 let api: ApiTestApp;
@@ -29,19 +32,27 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('/openapi.json is lint-clean', () => {
-  it('when the served document is linted (Redocly recommended rules, no exceptions but those in redocly.yaml), then nothing is reported, warnings included', () => {
-    expect(lint(served)).toEqual([]);
-  });
+  it(
+    'when the served document is linted (Redocly recommended rules, no exceptions but those in redocly.yaml), then nothing is reported, warnings included',
+    () => {
+      expect(lint(served)).toEqual([]);
+    },
+    LINT_TIMEOUT_MS,
+  );
 
-  it('when a declaration is broken, then the linter reports it (the check can fail)', () => {
-    const broken = structuredClone(served);
-    broken.paths['/tags/merge'].post.requestBody.content['application/json'].schema.properties.tags = {
-      type: 'array',
-    };
-    broken.paths['/categories'].get.security = [{ undeclaredScheme: [] }];
-    const rules = lint(broken).map((problem) => `${problem.rule} ${problem.severity}`);
-    expect(rules).toEqual(expect.arrayContaining(['rule/array-items error', 'security-defined error']));
-  });
+  it(
+    'when a declaration is broken, then the linter reports it (the check can fail)',
+    () => {
+      const broken = structuredClone(served);
+      broken.paths['/tags/merge'].post.requestBody.content['application/json'].schema.properties.tags = {
+        type: 'array',
+      };
+      broken.paths['/categories'].get.security = [{ undeclaredScheme: [] }];
+      const rules = lint(broken).map((problem) => `${problem.rule} ${problem.severity}`);
+      expect(rules).toEqual(expect.arrayContaining(['rule/array-items error', 'security-defined error']));
+    },
+    LINT_TIMEOUT_MS,
+  );
 
   it('when the security scheme is read, then OAuth 2.0 declares both flows with the AUTH_URL endpoints and every scope', () => {
     const { flows } = served.components.securitySchemes.oauth2;
