@@ -10,7 +10,7 @@ import {
   queuePrefix,
 } from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
-import { createRedisClient } from '@pfs/redis';
+import { closeQueueAndConnection, createRedisClient } from '@pfs/redis';
 import { Queue, Worker } from 'bullmq';
 import type { WorkerConfig } from './config';
 import {
@@ -100,9 +100,6 @@ export function createExportEnqueuer(config: WorkerConfig) {
     },
     /** Jobs per state, for the queue depth gauge. */
     jobCounts: () => queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
-    async close() {
-      await queue.close().catch(() => undefined);
-      connection.disconnect();
-    },
+    close: () => closeQueueAndConnection(queue, connection),
   };
 }

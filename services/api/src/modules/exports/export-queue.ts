@@ -6,7 +6,7 @@ import {
   queuePrefix,
 } from '@pfs/contracts';
 import { childTraceContext, currentTrace, formatTraceparent } from '@pfs/logger';
-import { createRedisClient } from '@pfs/redis';
+import { closeQueueAndConnection, createRedisClient } from '@pfs/redis';
 import { Queue } from 'bullmq';
 
 /** The producer side of the exports queue; ids only in the payload (no data, no secrets). */
@@ -36,9 +36,6 @@ export function createExportQueue(config: { REDIS_URL: string; REDIS_KEY_PREFIX:
         exportJobOptions(exportId),
       );
     },
-    async close() {
-      await queue.close().catch(() => undefined);
-      connection.disconnect();
-    },
+    close: () => closeQueueAndConnection(queue, connection),
   };
 }
