@@ -24,12 +24,20 @@ export const runtimeShape = {
 
 export const databaseShape = {
   DATABASE_URL: envPostgresUrl('postgres://postgres@127.0.0.1:5432/pfs'),
+  /** A statement running longer is cancelled (server side) or abandoned (client side, a frozen server): the request gets a 503. */
+  DATABASE_STATEMENT_TIMEOUT_MS: envInt(30_000, 100, 3_600_000),
+  /** Waiting longer for a pooled connection (or a new one) is a 503, not a hang. */
+  DATABASE_CONNECT_TIMEOUT_MS: envInt(5_000, 100, 120_000),
 };
 
 export const redisShape = {
   REDIS_URL: envUrl('redis://127.0.0.1:6379/0'),
   /** Every Redis key and BullMQ queue of this deployment starts with it, so deployments (and test runs) can share a server. */
   REDIS_KEY_PREFIX: envString('pfs:'),
+  /** A Redis command unanswered this long fails (a frozen Redis gives 503s, not hung requests). */
+  REDIS_COMMAND_TIMEOUT_MS: envInt(2_000, 50, 60_000),
+  /** Giving up on one (re)connection attempt after this long. */
+  REDIS_CONNECT_TIMEOUT_MS: envInt(5_000, 100, 120_000),
 };
 
 export const publicUrlShape = {

@@ -2,6 +2,8 @@ import 'pino-http';
 import { AppError, serializeError } from '@pfs/errors';
 import type { Logger } from '@pfs/logger';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { asInputError } from './input-guard';
+import { asUnavailable } from './store-unavailable';
 
 /** The last middleware: the one place errors are logged and turned into the JSON error body. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
@@ -10,7 +12,8 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
-    const serialized = serializeError(error, req.id === undefined ? undefined : String(req.id));
+    const classified = asInputError(asUnavailable(error));
+    const serialized = serializeError(classified, req.id === undefined ? undefined : String(req.id));
     if (serialized.isServerFault) {
       logger.error({ err: error, requestId: req.id }, 'request failed');
     }

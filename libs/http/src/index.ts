@@ -19,3 +19,11 @@ export { observeDependencies, rateLimitRefusals } from './metrics/shared-metrics
 export type { PoolStats } from './metrics/shared-metrics';
 export { DEFAULT_HTTP_TIMEOUTS } from './request-timeouts';
 export type { HttpTimeouts } from './request-timeouts';
+export {
+  asInputError,
+  bodyTextGuard,
+  jsonDepthVerifier,
+  MAX_JSON_DEPTH,
+  requestTargetGuard,
+} from './input-guard';
+export { asUnavailable, isStoreUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './store-unavailable';

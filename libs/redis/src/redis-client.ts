@@ -15,6 +15,25 @@ export interface RedisClientOptions {
    * one write and one read for the gate checks of all requests that arrived together, instead of one each.
    */
   autoPipelining?: boolean;
+  /**
+   * A command unanswered this long rejects ("Command timed out"): a frozen Redis (SIGSTOP, a stuck host)
+   * then fails requests with a 503 instead of hanging them until it thaws. Never set on blocking
+   * connections (BullMQ's BRPOPLPUSH waits on purpose).
+   */
+  commandTimeoutMs?: number;
+  /** One (re)connection attempt gives up after this long. */
+  connectTimeoutMs?: number;
+}
+
+/** The timeouts of a service's config (libs/config redisShape), as client options. */
+export function redisTimeouts(config: {
+  REDIS_COMMAND_TIMEOUT_MS: number;
+  REDIS_CONNECT_TIMEOUT_MS: number;
+}) {
+  return {
+    commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeoutMs: config.REDIS_CONNECT_TIMEOUT_MS,
+  };
 }
 
 export function createRedisClient(options: RedisClientOptions): Redis {
@@ -23,7 +42,8 @@ export function createRedisClient(options: RedisClientOptions): Redis {
     lazyConnect: options.lazyConnect ?? true,
     maxRetriesPerRequest: options.forBlockingQueue ? null : 2,
     enableOfflineQueue: options.forBlockingQueue ? true : false,
-    connectTimeout: 5_000,
+    connectTimeout: options.connectTimeoutMs ?? 5_000,
+    commandTimeout: options.commandTimeoutMs,
     enableAutoPipelining: options.autoPipelining ?? false,
     // Reconnect with a capped backoff; health checks report the outage meanwhile.
     retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
@@ -48,11 +68,12 @@ export async function closeRedis(client: Redis): Promise<void> {
 }
 
 /** Creates and connects a prefixed client; a start-up failure says Redis could not be reached, and leaves no socket open. */
-export async function openRedis(options: {
-  url: string;
-  keyPrefix: string;
-  autoPipelining?: boolean;
-}): Promise<Redis> {
+export async function openRedis(
+  options: Pick<
+    RedisClientOptions,
+    'url' | 'keyPrefix' | 'autoPipelining' | 'commandTimeoutMs' | 'connectTimeoutMs'
+  >,
+): Promise<Redis> {
   const client = createRedisClient(options);
   // ioredis rejects `connect()` with "Connection is closed."; the socket's own error (ECONNREFUSED,
   // ENOTFOUND…) only comes as an 'error' event, and it is the one that tells the operator what is wrong.

@@ -8,6 +8,40 @@ export interface CreateDataSourceOptions {
   /** Pool size per process; two cores rarely need more. */
   poolSize?: number;
   applicationName?: string;
+  timeouts?: DatabaseTimeouts;
+}
+
+export interface DatabaseTimeouts {
+  /** Server-side `statement_timeout`; the request that ran it gets a 503. */
+  statementTimeoutMs: number;
+  /** Waiting for a pooled or new connection longer than this fails (a 503), instead of queueing forever. */
+  connectTimeoutMs: number;
+  /**
+   * Also give up client-side a second after the statement timeout: a frozen or unreachable server never
+   * answers, so only the client can end the wait. Off for cursor streams (exports), which pg cannot time.
+   */
+  clientSide?: boolean;
+}
+
+/** The timeouts of a service's config (libs/config databaseShape). */
+export function databaseTimeouts(
+  config: { DATABASE_STATEMENT_TIMEOUT_MS: number; DATABASE_CONNECT_TIMEOUT_MS: number },
+  clientSide = true,
+): DatabaseTimeouts {
+  return {
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    clientSide,
+  };
+}
+
+function poolOptions(timeouts: DatabaseTimeouts | undefined): Record<string, number> {
+  if (!timeouts) return { connectionTimeoutMillis: 5_000 };
+  return {
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+    ...(timeouts.clientSide === false ? {} : { query_timeout: timeouts.statementTimeoutMs + 1_000 }),
+  };
 }
 
 /**
@@ -24,6 +58,6 @@ export function createDataSource(options: CreateDataSourceOptions): DataSource {
     logging: false,
     poolSize: options.poolSize ?? 10,
     applicationName: options.applicationName,
-    extra: { connectionTimeoutMillis: 5_000 },
+    extra: poolOptions(options.timeouts),
   });
 }

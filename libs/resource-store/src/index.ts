@@ -1,4 +1,5 @@
-export { createDataSource } from './data-source';
+export { createDataSource, databaseTimeouts } from './data-source';
+export type { DatabaseTimeouts } from './data-source';
 export { openDatabase } from './open-database';
 export type { OpenDatabaseOptions } from './open-database';
 export type { CreateDataSourceOptions } from './data-source';

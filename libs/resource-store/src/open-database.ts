@@ -1,5 +1,5 @@
 import type { DataSource, EntitySchema, MixedList } from 'typeorm';
-import { createDataSource } from './data-source';
+import { createDataSource, DatabaseTimeouts } from './data-source';
 import { ensureDatabase } from './ensure-database';
 import { MigrationSet, runMigrations } from './run-migrations';
 
@@ -10,6 +10,7 @@ export interface OpenDatabaseOptions {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   entities: MixedList<Function | string | EntitySchema>;
   applicationName: string;
+  timeouts?: DatabaseTimeouts;
   /** Told the names of the migrations applied, when there were any. */
   onMigrated?: (applied: string[]) => void;
 }
@@ -23,6 +24,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DataSo
     url: options.url,
     entities: options.entities,
     applicationName: options.applicationName,
+    timeouts: options.timeouts,
   });
   await dataSource.initialize();
   return dataSource;

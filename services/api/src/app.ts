@@ -1,11 +1,14 @@
 import {
+  bodyTextGuard,
   corsMiddleware,
   errorMiddleware,
   HEALTH_PATHS,
   healthRoutes,
   observeDependencies,
+  jsonDepthVerifier,
   requestIdMiddleware,
   requestLoggerMiddleware,
+  requestTargetGuard,
   routeNotFoundMiddleware,
   traceMiddleware,
 } from '@pfs/http';
@@ -50,6 +53,7 @@ export function buildApiApp(deps: ApiDependencies): Express {
   app.use(requestLoggerMiddleware(deps.logger));
   // Before HTTPS, authentication and the rate limit: a preflight carries no token and must not count.
   app.use(corsMiddleware(deps.config.CORS_ORIGINS));
+  app.use(requestTargetGuard);
   // HSTS is sent by httpsMiddleware, only on secure responses (browsers ignore it on plain HTTP anyway).
   app.use(helmet({ strictTransportSecurity: false }));
   app.use(httpsMiddleware({ required: isHttpsRequired(deps.config), exemptPaths: HEALTH_PATHS }));
@@ -73,7 +77,8 @@ export function buildApiApp(deps: ApiDependencies): Express {
   }
   app.use(negotiateMediaType);
   app.use(requireJsonBody);
-  app.use(express.json({ type: jsonBodyTypes, limit: '256kb' }));
+  app.use(express.json({ type: jsonBodyTypes, limit: '256kb', verify: jsonDepthVerifier() }));
+  app.use(bodyTextGuard);
   app.use(placeholderBodies(deps.resourceApi.schemas));
   for (const module of apiModules) {
     app.use(module.routes(deps));

@@ -2,8 +2,14 @@ import { warnAboutDevelopmentSecrets } from '@pfs/config';
 import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { RequestGate, ResourceApi, UserProfileCache } from '@pfs/resource-api';
-import { closeRedis, openRedis, Redis } from '@pfs/redis';
-import { openDatabase, resourceEntities, resourceMigrations, UserRepository } from '@pfs/resource-store';
+import { closeRedis, openRedis, Redis, redisTimeouts } from '@pfs/redis';
+import {
+  databaseTimeouts,
+  openDatabase,
+  resourceEntities,
+  resourceMigrations,
+  UserRepository,
+} from '@pfs/resource-store';
 import { createStorage, ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
 import { ApiConfig, apiConfigShape } from './config';
@@ -38,6 +44,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   const dataSource = await stores.postgres(() =>
     openDatabase({
       url: config.DATABASE_URL,
+      timeouts: databaseTimeouts(config),
       migrationSets: [resourceMigrations],
       entities: resourceEntities,
       applicationName: 'pfs-api',
@@ -52,6 +59,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
         url: config.REDIS_URL,
         keyPrefix: config.REDIS_KEY_PREFIX,
         autoPipelining: true,
+        ...redisTimeouts(config),
       }),
     )
     .catch(async (error) => {

@@ -5,6 +5,7 @@ import {
   observeDependencies,
   requestIdMiddleware,
   requestLoggerMiddleware,
+  requestTargetGuard,
   routeNotFoundMiddleware,
   traceMiddleware,
 } from '@pfs/http';
@@ -42,6 +43,7 @@ export function buildAuthApp(deps: AuthDependencies): Express {
     ['/oauth2/token', '/oauth2/revoke', '/.well-known/oauth-authorization-server'],
     corsMiddleware(deps.config.CORS_ORIGINS),
   );
+  app.use(requestTargetGuard);
   // Pages carry no scripts; the default CSP forbids inline scripts, and form-action stays on our origin.
   app.use(helmet({ contentSecurityPolicy: { directives: { 'form-action': ["'self'"] } } }));
   const checks = {

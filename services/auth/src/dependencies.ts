@@ -2,8 +2,14 @@ import type OAuth2Server from '@node-oauth/oauth2-server';
 import { warnAboutDevelopmentSecrets } from '@pfs/config';
 import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
-import { closeRedis, openRedis, Redis } from '@pfs/redis';
-import { openDatabase, resourceEntities, resourceMigrations, UserRepository } from '@pfs/resource-store';
+import { closeRedis, openRedis, Redis, redisTimeouts } from '@pfs/redis';
+import {
+  databaseTimeouts,
+  openDatabase,
+  resourceEntities,
+  resourceMigrations,
+  UserRepository,
+} from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
 import { AuthConfig, authConfigShape } from './config';
 import { authEntities } from './entities';
@@ -75,6 +81,7 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
   const dataSource = await stores.postgres(() =>
     openDatabase({
       url: config.DATABASE_URL,
+      timeouts: databaseTimeouts(config),
       migrationSets: allMigrationSets,
       entities: [...resourceEntities, ...authEntities],
       applicationName: 'pfs-auth',
@@ -82,7 +89,9 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     }),
   );
   const redis = await stores
-    .redis(() => openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }))
+    .redis(() =>
+      openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, ...redisTimeouts(config) }),
+    )
     .catch(async (error) => {
       await dataSource.destroy();
       throw error;

@@ -1,7 +1,8 @@
 import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
-import { closeRedis, openRedis, Redis } from '@pfs/redis';
+import { closeRedis, openRedis, Redis, redisTimeouts } from '@pfs/redis';
 import {
+  databaseTimeouts,
   ExportRepository,
   NotificationRepository,
   openDatabase,
@@ -34,6 +35,8 @@ export async function createWorkerDependencies(
   const dataSource = await stores.postgres(() =>
     openDatabase({
       url: config.DATABASE_URL,
+      // Export cursors stream for long; pg cannot time them client-side.
+      timeouts: databaseTimeouts(config, false),
       migrationSets: [resourceMigrations],
       entities: resourceEntities,
       applicationName: 'pfs-export-worker',
@@ -41,7 +44,9 @@ export async function createWorkerDependencies(
     }),
   );
   const redis = await stores
-    .redis(() => openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }))
+    .redis(() =>
+      openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, ...redisTimeouts(config) }),
+    )
     .catch(async (error) => {
       await dataSource.destroy();
       throw error;

@@ -1,5 +1,6 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { OAuthError } from '@node-oauth/oauth2-server';
+import { AppError } from '@pfs/errors';
 import { setRequestIdentity } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { Request, RequestHandler, Response, Router } from 'express';
@@ -58,10 +59,12 @@ const parseTokenForm: RequestHandler = (req, res, next) =>
     if (!error) return next();
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Pragma', 'no-cache');
+    const field = error instanceof AppError ? error.fields?.[0] : undefined;
     res.status(400).json({
       error: 'invalid_request',
-      error_description:
-        'The body must be a UTF-8 form (application/x-www-form-urlencoded) of at most 16 kB.',
+      error_description: field
+        ? `The parameter ${field.field} ${field.error}.`
+        : 'The body must be a UTF-8 form (application/x-www-form-urlencoded) of at most 16 kB.',
     });
   });
 

@@ -6,7 +6,7 @@ import {
   queuePrefix,
 } from '@pfs/contracts';
 import { childTraceContext, currentTrace, formatTraceparent } from '@pfs/logger';
-import { closeQueueAndConnection, createRedisClient } from '@pfs/redis';
+import { closeQueueAndConnection, createRedisClient, redisTimeouts } from '@pfs/redis';
 import { Queue } from 'bullmq';
 
 /** The producer side of the exports queue; ids only in the payload (no data, no secrets). */
@@ -21,8 +21,17 @@ function traceparentOfCurrentWork(): string | undefined {
   return trace ? formatTraceparent(childTraceContext(trace)) : undefined;
 }
 
-export function createExportQueue(config: { REDIS_URL: string; REDIS_KEY_PREFIX: string }): ExportQueue {
-  const connection = createRedisClient({ url: config.REDIS_URL, keyPrefix: '', forBlockingQueue: true });
+export function createExportQueue(
+  config: { REDIS_URL: string; REDIS_KEY_PREFIX: string } & Parameters<typeof redisTimeouts>[0],
+): ExportQueue {
+  // The producer issues no blocking command, so its commands time out (a down or frozen Redis makes
+  // POST /exports a 503 instead of a request that waits in the offline queue forever).
+  const connection = createRedisClient({
+    url: config.REDIS_URL,
+    keyPrefix: '',
+    forBlockingQueue: true,
+    ...redisTimeouts(config),
+  });
   const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
   // Outages surface where it matters (POST /exports fails, /health reports Redis); the producer's own
   // connection must never crash the process with an unhandled 'error' event.
