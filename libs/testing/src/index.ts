@@ -30,3 +30,5 @@ export {
   waitForOutput,
 } from './service-process';
 export type { ServiceProcess } from './service-process';
+export { startPrivatePostgres, startPrivateRedis } from './private-stores';
+export type { PrivatePostgres, PrivateRedis } from './private-stores';

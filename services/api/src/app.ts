@@ -30,6 +30,7 @@ import { apiModules } from './modules';
 import { schemaRoutes } from './modules/schema/schema.routes';
 import { exportFilesRoutes } from './modules/exports/export-files.routes';
 import { personalTokenUseRecorder } from './middleware/personal-token-use';
+import { TokenRecordFallback } from './middleware/token-record-fallback';
 import { isGetMe } from './modules/me/me.routes';
 
 /** Express `trust proxy` from TRUST_PROXY: a hop count, true/false, or addresses/CIDRs/names. */
@@ -44,6 +45,8 @@ export function buildApiApp(deps: ApiDependencies): Express {
   for (const module of apiModules) {
     module.schemas?.forEach((schema) => deps.resourceApi.schemas.register(schema));
   }
+  // Redis holds token records without persistence; after it restarts empty they come back from Postgres.
+  const fallback = new TokenRecordFallback(deps.dataSource, deps.redis);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -70,7 +73,11 @@ export function buildApiApp(deps: ApiDependencies): Express {
   app.use(exportFilesRoutes(deps));
   // Authentication first, so every answer from here on (406, 415 and 400 included) carries X-RateLimit-*.
   app.use(
-    authenticate(deps.gate, { onPersonalTokenUse: personalTokenUseRecorder(deps), prefetchProfile: isGetMe }),
+    authenticate(deps.gate, {
+      onPersonalTokenUse: personalTokenUseRecorder(deps),
+      prefetchProfile: isGetMe,
+      recoverRecord: (token) => fallback.recover(token),
+    }),
   );
   for (const module of apiModules) {
     if (module.fileRoutes) app.use(module.fileRoutes(deps));

@@ -1,7 +1,7 @@
 import { AppError } from '@pfs/errors';
 import { rateLimitRefusals } from '@pfs/http';
 import type { RequestGate } from '@pfs/resource-api';
-import { parseScope } from '@pfs/contracts';
+import { AccessTokenRecord, parseScope } from '@pfs/contracts';
 import { runAsApp } from '@pfs/resource-store';
 import type { NextFunction, Request, Response } from 'express';
 
@@ -44,10 +44,12 @@ export interface AuthenticateOptions {
    * round trip (`res.locals.rateLimit.profile`), so the handler needs no second one.
    */
   prefetchProfile?: (req: Request) => boolean;
+  /** Asked for a token whose Redis record is missing (Redis restarted empty): the record, from Postgres. */
+  recoverRecord?: (token: string) => Promise<AccessTokenRecord | undefined>;
 }
 
 export function authenticate(gate: RequestGate, options: AuthenticateOptions = {}) {
-  const { onPersonalTokenUse, prefetchProfile } = options;
+  const { onPersonalTokenUse, prefetchProfile, recoverRecord } = options;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const token = extractToken(req.get('authorization'));
     const counted = !isRateLimitStatus(req);
@@ -66,7 +68,7 @@ export function authenticate(gate: RequestGate, options: AuthenticateOptions = {
       });
     }
     if (!token) throw unauthenticated('Authentication is required: send Authorization: Bearer <token>.');
-    const record = result.record;
+    const record = result.record ?? (await recoverRecord?.(token));
     if (!record) throw unauthenticated('The access token is invalid, expired or revoked.', 'invalid_token');
     req.auth = {
       userId: record.sub,
