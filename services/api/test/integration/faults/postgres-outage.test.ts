@@ -26,7 +26,7 @@ describe('PostgreSQL outages seen by the API', () => {
     t = await startApiTestApp({
       DATABASE_URL: cluster.url('pfs_fault'),
       DATABASE_CONNECT_TIMEOUT_MS: '1000',
-      DATABASE_STATEMENT_TIMEOUT_MS: '3000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '15000',
       RATE_LIMIT_LIMIT: '1000000',
     });
     user = await createTestUser(t.deps);
@@ -93,7 +93,7 @@ describe('PostgreSQL outages seen by the API', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await cluster.start();
     const before = acknowledged.length;
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     while (acknowledged.length < before + 10 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
