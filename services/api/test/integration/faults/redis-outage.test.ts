@@ -73,7 +73,8 @@ describe('Redis outages seen by the API', () => {
       ]);
       const elapsed = Date.now() - started;
       answers.forEach(expectUnavailable);
-      expect(elapsed).toBeLessThan(COMMAND_TIMEOUT_MS * 5);
+      // Generous for a loaded machine; a hang would last until SIGCONT, i.e. forever here.
+      expect(elapsed).toBeLessThan(10_000);
     } finally {
       redis.thaw();
     }
