@@ -5,7 +5,7 @@ import type { Worker } from 'bullmq';
 import { buildWorkerApp } from './app';
 import { loadWorkerConfig, workerConfigShape } from './config';
 import { createWorkerDependencies, WorkerDependencies } from './dependencies';
-import { handleExportJob } from './processors/handle-export-job';
+import { endExportOfFailedJob, handleExportJob } from './processors/handle-export-job';
 import { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
 import { requeueUnfinishedExports } from './use-cases/requeue-unfinished-exports.use-case';
 import { observeQueueDepth } from './worker-metrics';
@@ -39,7 +39,14 @@ async function main() {
         if (swept) logger.warn({ swept }, 'abandoned partial writes removed');
         return cleanupExpiredExports(ready);
       };
-      worker = startExportWorker(config, logger, handleExportJob(ready), maintain, ready.sendPushes);
+      worker = startExportWorker(
+        config,
+        logger,
+        handleExportJob(ready),
+        maintain,
+        ready.sendPushes,
+        endExportOfFailedJob(ready),
+      );
       await worker.waitUntilReady();
       await scheduleExportCleanup(config);
       server = await startHttpServer(

@@ -4,6 +4,8 @@ import {
   EXPORT_JOB_NAME,
   EXPORT_JOB_VERSION,
   EXPORT_QUEUE_NAME,
+  ExportJobPayload,
+  ExportJobPayloadSchema,
   exportJobOptions,
   PUSH_SEND_JOB_ID,
   PUSH_SEND_JOB_NAME,
@@ -31,6 +33,7 @@ export function startExportWorker(
   handle: ExportJobHandler,
   cleanup?: CleanupJobHandler,
   sendPushes?: PushJobHandler,
+  onFinalFailure?: (payload: ExportJobPayload, error: Error) => Promise<void>,
 ): Worker {
   const connection = createRedisClient({
     url: config.REDIS_URL,
@@ -49,7 +52,17 @@ export function startExportWorker(
     maxStalledCount: 2,
   });
   worker.on('error', (error) => logger.error({ err: error }, 'export worker error'));
-  worker.on('failed', (job, error) => logger.warn({ jobId: job?.id, err: error }, 'export job failed'));
+  worker.on('failed', (job, error) => {
+    logger.warn({ jobId: job?.id, err: error }, 'export job failed');
+    if (!job || job.name !== EXPORT_JOB_NAME || !onFinalFailure) return;
+    // A job failed for good without its processor finishing (stalled past maxStalledCount: BullMQ fails it
+    // without calling the processor) must still end its export, or the export stays unfinished forever.
+    void (async () => {
+      if ((await job.getState()) !== 'failed') return;
+      const payload = ExportJobPayloadSchema.safeParse(job.data);
+      if (payload.success) await onFinalFailure(payload.data, error);
+    })().catch((failure: unknown) => logger.error({ err: failure, jobId: job.id }, 'ending a failed export'));
+  });
   // The worker owns its connection; closing the worker should close it too.
   worker.on('closed', () => connection.disconnect());
   return worker;

@@ -49,3 +49,18 @@ export function handleExportJob(deps: PipelineDependencies): ExportJobHandler {
     }
   };
 }
+
+/**
+ * Ends the export of a job that failed for good (the `failed` event): covers the jobs BullMQ fails without
+ * running the processor, after their workers died mid-export too often. Harmless when the processor already
+ * stored `error` (failExport moves only unfinished exports).
+ */
+export function endExportOfFailedJob(deps: PipelineDependencies) {
+  return async (payload: ExportJobPayload, error: Error): Promise<void> => {
+    const interrupted = /stalled/i.test(error.message);
+    const reason = interrupted
+      ? 'The export was interrupted several times (its worker stopped); please try again.'
+      : userReasonOf(error, 1);
+    await failExport(deps, payload.userId, payload.exportId, reason);
+  };
+}

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { loadWorkerConfig } from '../../src/config';
 import { createUserSlots } from '../../src/delivery/user-slots';
-import { handleExportJob } from '../../src/processors/handle-export-job';
+import { endExportOfFailedJob, handleExportJob } from '../../src/processors/handle-export-job';
 import type { PipelineDependencies } from '../../src/use-cases/pipeline-dependencies';
 import { requeueUnfinishedExports } from '../../src/use-cases/requeue-unfinished-exports.use-case';
 import { createExportEnqueuer, scheduleExportCleanup, startExportWorker } from '../../src/worker';
@@ -263,6 +263,56 @@ describe('the export queue', () => {
     });
     expect(notes.total).toBe(1);
   }, 40_000);
+
+  it('when the worker is SIGKILLed mid-export again and again, then the stalled job ends its export in error with a reason', async () => {
+    const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
+    const record = await newExport(seed);
+    const job = await enqueue(seed.userId, record.id);
+    // maxStalledCount is 2: the third death makes BullMQ fail the job without calling the processor.
+    for (let kill = 0; kill < 3; kill += 1) {
+      const child: ChildProcess = spawn(
+        process.execPath,
+        [
+          '-r',
+          join(__dirname, '../support/ts-child-register.js'),
+          join(__dirname, '../support/worker-child.ts'),
+        ],
+        { env: { ...env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      children.push(child);
+      let output = '';
+      await new Promise<void>((resolve) =>
+        child.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('writing')) resolve();
+        }),
+      );
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    const deps = { ...pipeline.deps, slots: createUserSlots(slotsRedis, 1, 3_000) };
+    workers.push(
+      startExportWorker(
+        config,
+        testLogger(),
+        handleExportJob(deps),
+        undefined,
+        undefined,
+        endExportOfFailedJob(deps),
+      ),
+    );
+    await expect(job.waitUntilFinished(events, 25_000)).rejects.toThrow(/stalled/);
+    const deadline = Date.now() + 10_000;
+    let done = (await pipeline.deps.exports.findById(seed.userId, record.id))!;
+    while (done.status !== 'error' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      done = (await pipeline.deps.exports.findById(seed.userId, record.id))!;
+    }
+    expect(done.status).toBe('error');
+    expect(done.errorReason).toBe(
+      'The export was interrupted several times (its worker stopped); please try again.',
+    );
+  }, 90_000);
 
   it('when an export lost its job, then maintenance queues it again once and it finishes', async () => {
     startWorker({});
