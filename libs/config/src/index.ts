@@ -20,6 +20,7 @@ export {
   httpServerShape,
   httpTimeoutsOf,
   publicUrlShape,
+  pushTokenShape,
   redisShape,
   runtimeShape,
   storageShape,

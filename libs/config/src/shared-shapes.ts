@@ -93,3 +93,16 @@ export function httpTimeoutsOf(config: {
     bodyIdleTimeoutMs: config.HTTP_BODY_TIMEOUT_MS,
   };
 }
+
+/**
+ * Push token rules both the API (checks a token at POST /me/push) and the worker (sends to it) apply:
+ * host suffixes a Windows channel URI may point at, parsed once into lower-case names.
+ */
+export const pushTokenShape = {
+  WNS_CHANNEL_HOSTS: envString('notify.windows.com').transform((raw) =>
+    raw
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+};

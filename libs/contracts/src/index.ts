@@ -2,3 +2,4 @@ export * from './access-token-record';
 export * from './export-job';
 export * from './scopes';
 export * from './token-hash';
+export * from './wns-channel';

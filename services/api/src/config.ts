@@ -12,6 +12,7 @@ import {
   metricsShape,
   envString,
   publicUrlShape,
+  pushTokenShape,
   redisShape,
   runtimeShape,
   storageShape,
@@ -34,6 +35,7 @@ export const apiConfigShape = {
   ...publicUrlShape,
   ...storageShape,
   ...corsShape,
+  ...pushTokenShape,
   API_PORT: envPort(3000),
   /** Interface to listen on; 0.0.0.0 inside containers. */
   API_HOST: envString('127.0.0.1'),

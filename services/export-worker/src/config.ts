@@ -12,6 +12,7 @@ import {
   envString,
   envUrl,
   publicUrlShape,
+  pushTokenShape,
   redisShape,
   runtimeShape,
   storageShape,
@@ -56,8 +57,8 @@ export const workerConfigShape = {
   WNS_CLIENT_ID: envOptionalString(),
   WNS_CLIENT_SECRET: envOptionalString(),
   WNS_TOKEN_URL: envUrl('https://login.live.com/accesstoken.srf'),
-  /** Comma-separated host suffixes a Windows channel URI may point at. */
-  WNS_CHANNEL_HOSTS: envString('notify.windows.com'),
+  /** WNS_CHANNEL_HOSTS: the host suffixes a Windows channel URI may point at (shared with the API). */
+  ...pushTokenShape,
   /** How often pushes a provider refused for a while are tried again. */
   PUSH_RETRY_INTERVAL_SECONDS: envInt(30, 1, 3600),
   /** Attempts before a push is given up. */

@@ -84,9 +84,7 @@ export function createPushProviders(config: PushConfig): PushProviders {
       clientId: config.WNS_CLIENT_ID!,
       clientSecret: config.WNS_CLIENT_SECRET!,
       tokenUrl: config.WNS_TOKEN_URL,
-      channelHosts: config.WNS_CHANNEL_HOSTS.split(',')
-        .map((host) => host.trim().toLowerCase())
-        .filter(Boolean),
+      channelHosts: config.WNS_CHANNEL_HOSTS,
     });
   }
   return providers;

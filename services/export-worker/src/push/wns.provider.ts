@@ -1,3 +1,4 @@
+import { isAllowedWnsHost } from '@pfs/contracts';
 import type { PushToken } from '@pfs/resource-store';
 import { CachedAccessToken } from './access-token';
 import {
@@ -55,9 +56,7 @@ export class WnsProvider implements PushProvider {
       return undefined;
     }
     const host = url.hostname.toLowerCase();
-    const allowed = this.options.channelHosts.some(
-      (suffix) => host === suffix || host.endsWith(`.${suffix}`),
-    );
+    const allowed = isAllowedWnsHost(host, this.options.channelHosts);
     const loopback = host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
     if (!allowed || (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))) return undefined;
     return url;

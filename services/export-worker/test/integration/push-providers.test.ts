@@ -395,7 +395,7 @@ describe('push provider configuration', () => {
       APNS_URL: 'https://api.push.apple.com',
       FCM_URL: 'https://fcm.googleapis.com',
       WNS_TOKEN_URL: 'https://login.live.com/accesstoken.srf',
-      WNS_CHANNEL_HOSTS: 'notify.windows.com',
+      WNS_CHANNEL_HOSTS: ['notify.windows.com'],
     };
     expect(createPushProviders(base)).toEqual({});
     expect(() =>

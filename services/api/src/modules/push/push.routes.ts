@@ -31,7 +31,7 @@ export function pushRoutes(deps: ApiDependencies): Router {
         parsed.error.issues.map((issue) => ({ field: issue.path.join('.') || 'body', error: issue.message })),
       );
     }
-    const mismatch = pushTokenMismatch(parsed.data.type, parsed.data.token);
+    const mismatch = pushTokenMismatch(parsed.data.type, parsed.data.token, deps.config.WNS_CHANNEL_HOSTS);
     if (mismatch) throw inputError([{ field: 'token', error: mismatch }]);
     await tokens.register(userIdOf(req), req.auth?.clientId, parsed.data.type, parsed.data.token);
     deps.resourceApi.respond.sendNoContent(res);
