@@ -30,6 +30,8 @@ describe('closing the API right after it started', () => {
     const queue = createExportQueue({
       REDIS_URL: `redis://127.0.0.1:${port}/0`,
       REDIS_KEY_PREFIX: 'closetest:',
+      REDIS_COMMAND_TIMEOUT_MS: 2_000,
+      REDIS_CONNECT_TIMEOUT_MS: 5_000,
     });
     await expect(queue.close()).resolves.toBeUndefined();
   });
