@@ -110,6 +110,16 @@ export class FsStorage implements ObjectStorage {
     await rm(this.pathOf(key), { force: true });
   }
 
+  async deletePrefix(prefix: string): Promise<number> {
+    const folder = this.pathOf(prefix);
+    const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch((error) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    });
+    await rm(folder, { recursive: true, force: true });
+    return entries.filter((entry) => entry.isFile()).length;
+  }
+
   async createDownloadLink(key: string, options: DownloadLinkOptions): Promise<DownloadLink> {
     assertSafeKey(key);
     const expiresAt = linkExpiry(options.expiresInSeconds);

@@ -50,6 +50,8 @@ export interface ObjectStorage {
    * started before `olderThan`; a live write keeps its file fresh, so it is never removed. Returns the count.
    */
   sweepAbandonedWrites(olderThan: Date): Promise<number>;
+  /** Removes every object under `prefix/` (a user's folder when their account is deleted); resolves with how many went. */
+  deletePrefix(prefix: string): Promise<number>;
   /** A link that downloads this one object, and only it, until it expires. */
   createDownloadLink(key: string, options: DownloadLinkOptions): Promise<DownloadLink>;
 }

@@ -4,6 +4,7 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -148,6 +149,28 @@ export class S3Storage implements ObjectStorage {
       uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
     } while (keyMarker);
     return aborted;
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    assertSafeKey(prefix);
+    let deleted = 0;
+    let continuation: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.options.bucket,
+          Prefix: `${prefix}/`,
+          ContinuationToken: continuation,
+        }),
+      );
+      // One DELETE per object: every S3-compatible store has it (multi-object delete is not universal).
+      for (const object of page.Contents ?? []) {
+        await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: object.Key }));
+        deleted += 1;
+      }
+      continuation = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (continuation);
+    return deleted;
   }
 
   async createDownloadLink(key: string, options: DownloadLinkOptions): Promise<DownloadLink> {

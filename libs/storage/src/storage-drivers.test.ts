@@ -90,6 +90,18 @@ describe.each(['fs', 's3'])('the %s storage driver', (name) => {
     }
   });
 
+  it('when a prefix is deleted, then every object under it goes and a sibling prefix stays', async () => {
+    const storage = drivers[name]();
+    await storage.write('p7/a/one.txt', Readable.from(['1']));
+    await storage.write('p7/b/two.txt', Readable.from(['2']));
+    await storage.write('p70/kept.txt', Readable.from(['3']));
+    expect(await storage.deletePrefix('p7')).toBe(2);
+    expect(await storage.size('p7/a/one.txt')).toBeUndefined();
+    expect(await storage.size('p7/b/two.txt')).toBeUndefined();
+    expect(await storage.size('p70/kept.txt')).toBe(1);
+    expect(await storage.deletePrefix('p7')).toBe(0);
+  });
+
   it('when a key tries to climb out of the root, then it is refused', async () => {
     const storage = drivers[name]();
     await expect(storage.write('../escape.txt', Readable.from(['x']))).rejects.toThrow('unsafe storage key');

@@ -9,6 +9,7 @@ import {
   RATES_IMPORT_USAGE,
   TOKEN_REVOKE_ALL_USAGE,
   USER_CREATE_USAGE,
+  USER_DELETE_USAGE,
   USER_DISABLE_OTP_USAGE,
   USER_LIST_USAGE,
   USER_RESET_PASSWORD_USAGE,
@@ -17,7 +18,7 @@ import {
 interface Command {
   usage: string;
   summary: string;
-  run(config: CliConfig, args: string[], io: CliIo): Promise<unknown>;
+  run(config: CliConfig, args: string[], io: CliIo, env: Env): Promise<unknown>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -29,7 +30,8 @@ const COMMANDS: Record<string, Command> = {
   'user:create': {
     usage: USER_CREATE_USAGE,
     summary: 'Creates a user; prints {id, email} (and otp_secret with --otp).',
-    run: async (...args) => (await import('./commands/user-create.command')).userCreateCommand(...args),
+    run: async (config, args, io) =>
+      (await import('./commands/user-create.command')).userCreateCommand(config, args, io),
   },
   'user:list': {
     usage: USER_LIST_USAGE,
@@ -39,13 +41,20 @@ const COMMANDS: Record<string, Command> = {
   'user:reset-password': {
     usage: USER_RESET_PASSWORD_USAGE,
     summary: "Sets a new password and ends the user's tokens in every application.",
-    run: async (...args) => (await import('./commands/account.commands')).userResetPasswordCommand(...args),
+    run: async (config, args, io) =>
+      (await import('./commands/account.commands')).userResetPasswordCommand(config, args, io),
   },
   'user:disable-otp': {
     usage: USER_DISABLE_OTP_USAGE,
     summary: 'Turns two-factor sign-in off (lost authenticator); removes the recovery codes.',
     run: async (config, args) =>
       (await import('./commands/account.commands')).userDisableOtpCommand(config, args),
+  },
+  'user:delete': {
+    usage: USER_DELETE_USAGE,
+    summary: 'Deletes a user with all their data, stored files and tokens (asks for --yes).',
+    run: async (config, args, _io, env) =>
+      (await import('./commands/user-delete.command')).userDeleteCommand(config, args, env),
   },
   'client:create': {
     usage: CLIENT_CREATE_USAGE,
@@ -107,7 +116,7 @@ export async function runCli(argv: string[], io: CliIo, env: Env = process.env):
     return 0;
   }
   try {
-    const result = await command.run(loadCliConfig(env), args, io);
+    const result = await command.run(loadCliConfig(env), args, io, env);
     io.stdout(JSON.stringify(result));
     return 0;
   } catch (error) {

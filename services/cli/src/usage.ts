@@ -13,5 +13,6 @@ export const TOKEN_REVOKE_ALL_USAGE = 'token:revoke-all --user ID';
 export const RATES_IMPORT_USAGE =
   'rates:import [--file eurofxref-hist.csv]  (default: the ECB history shipped with PFS)';
 export const USER_RESET_PASSWORD_USAGE = 'user:reset-password --user ID (--password P | --password-stdin)';
+export const USER_DELETE_USAGE = 'user:delete --user ID|EMAIL --yes';
 export const USER_DISABLE_OTP_USAGE = 'user:disable-otp --user ID';
 export const CLIENT_DELETE_USAGE = 'client:delete --client CLIENT_ID';

@@ -20,6 +20,7 @@ const COMMANDS = [
   'user:reset-password',
   'user:disable-otp',
   'client:delete',
+  'user:delete',
   'migrate',
   'user:create',
   'user:list',

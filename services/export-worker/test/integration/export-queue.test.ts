@@ -79,6 +79,7 @@ function instrumentedStorage(base: ObjectStorage, failures: { remaining: number;
     sweepAbandonedWrites: (olderThan) => base.sweepAbandonedWrites(olderThan),
     size: (key) => base.size(key),
     delete: (key) => base.delete(key),
+    deletePrefix: (prefix) => base.deletePrefix(prefix),
     createDownloadLink: (key, options) => base.createDownloadLink(key, options),
     async write(key: string, body: Readable, options) {
       const user = key.split('/')[1];

@@ -27,6 +27,7 @@ async function main() {
     read: (key) => storage.read(key),
     sweepAbandonedWrites: (olderThan) => storage.sweepAbandonedWrites(olderThan),
     delete: (key) => storage.delete(key),
+    deletePrefix: (prefix) => storage.deletePrefix(prefix),
     createDownloadLink: (key, options) => storage.createDownloadLink(key, options),
     write: async (_key: string, body: Readable) => {
       process.stdout.write('writing\n');

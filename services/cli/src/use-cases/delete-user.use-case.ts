@@ -1,0 +1,87 @@
+import { personalTokenUsedKey } from '@pfs/contracts';
+import type { Redis } from '@pfs/redis';
+import { userProfileGenerationKey, userProfileKey } from '@pfs/resource-api';
+import type { ObjectStorage } from '@pfs/storage';
+import type { DataSource } from 'typeorm';
+import { revokeTokens } from './revoke-tokens';
+
+export interface DeleteUserDependencies {
+  dataSource: DataSource;
+  storage: ObjectStorage;
+  redis: Redis;
+}
+
+export interface DeletedUser {
+  user_id: string;
+  email: string;
+  deleted_files: number;
+  deleted_clients: number;
+  revoked_tokens: number;
+}
+
+/** Where the API and the worker store a user's files: `images/<id>/…` and `exports/<id>/…`. */
+const USER_STORAGE_PREFIXES = (userId: string) => [`images/${userId}`, `exports/${userId}`];
+
+/** A user by id (digits) or by email (case-insensitive, as sign-in matches it). */
+async function findUser(dataSource: DataSource, idOrEmail: string) {
+  const byId = /^\d{1,18}$/.test(idOrEmail);
+  const rows = (await dataSource.query(
+    `SELECT id::text, email FROM users WHERE ${byId ? 'id = $1' : 'lower(email) = lower($1)'}`,
+    [idOrEmail],
+  )) as Array<{ id: string; email: string }>;
+  return rows[0];
+}
+
+/**
+ * Deletes a user and everything of theirs; undefined when there is no such user. Order matters and makes a
+ * rerun finish an interrupted deletion: tokens first (the API refuses them at once), then the files (while
+ * the user row still lets a rerun find them), then the rows in one transaction, then the Redis caches.
+ *
+ * Every table with a `user_id` cascades from `users` (see the migrations); the one that does not is
+ * `oauth_clients.owner_user_id` (SET NULL): the applications the user registered are deleted here with
+ * their grants and tokens, revoked in Redis too.
+ */
+export async function deleteUser(
+  deps: DeleteUserDependencies,
+  idOrEmail: string,
+): Promise<DeletedUser | undefined> {
+  const user = await findUser(deps.dataSource, idOrEmail);
+  if (!user) return undefined;
+  const tokenIds = (
+    (await deps.dataSource.query('SELECT id::text FROM oauth_tokens WHERE user_id = $1', [
+      user.id,
+    ])) as Array<{
+      id: string;
+    }>
+  ).map((row) => row.id);
+  const revoked = await revokeTokens(deps, 'user_id', user.id);
+  const clients = (
+    (await deps.dataSource.query('SELECT id FROM oauth_clients WHERE owner_user_id = $1', [
+      user.id,
+    ])) as Array<{
+      id: string;
+    }>
+  ).map((row) => row.id);
+  for (const clientId of clients) await revokeTokens(deps, 'client_id', clientId);
+
+  let deletedFiles = 0;
+  for (const prefix of USER_STORAGE_PREFIXES(user.id))
+    deletedFiles += await deps.storage.deletePrefix(prefix);
+
+  await deps.dataSource.transaction(async (manager) => {
+    await manager.query('DELETE FROM oauth_clients WHERE owner_user_id = $1', [user.id]);
+    await manager.query('DELETE FROM users WHERE id = $1', [user.id]);
+  });
+  await deps.redis.del(
+    userProfileKey(user.id),
+    userProfileGenerationKey(user.id),
+    ...tokenIds.map(personalTokenUsedKey),
+  );
+  return {
+    user_id: user.id,
+    email: user.email,
+    deleted_files: deletedFiles,
+    deleted_clients: clients.length,
+    revoked_tokens: revoked.revoked_tokens,
+  };
+}
