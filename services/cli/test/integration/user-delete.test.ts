@@ -48,7 +48,7 @@ describe('operator CLI: user:delete', () => {
     const client = JSON.parse((await cli(['client:create', ...args])).stdout);
     const tokens = await obtainTokens(auth.app, client, { email, password });
     const user = { userId: String(id), token: tokens.access_token, auth: `Bearer ${tokens.access_token}` };
-    const post = (path: string, body: unknown) =>
+    const post = (path: string, body: object) =>
       request(api.app).post(path).set('Authorization', user.auth).send(body).expect(201);
     const idOf = (answer: request.Response) => String(answer.headers.location).split('/').pop()!;
     const account = idOf(await post('/accounts', { name: 'Wallet', currency: { code: 'EUR' } }));
