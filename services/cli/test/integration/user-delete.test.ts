@@ -1,4 +1,5 @@
 import { accessTokenKey, hashToken } from '@pfs/contracts';
+import { userProfileGenerationKey, userProfileKey } from '@pfs/resource-api';
 import { uniqueEmail } from '@pfs/testing';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -88,6 +89,10 @@ describe('operator CLI: user:delete', () => {
     return counts;
   }
 
+  /** The cached `/me` of the user and its generation, under this run's key prefix. */
+  const profileKeys = (userId: string) =>
+    auth.deps.redis.exists(userProfileKey(userId), userProfileGenerationKey(userId));
+
   async function storedFiles(userId: string): Promise<string[]> {
     const files: string[] = [];
     for (const prefix of ['images', 'exports']) {
@@ -108,6 +113,7 @@ describe('operator CLI: user:delete', () => {
       [doomed.userId],
     );
     await request(api.app).get('/me').set('Authorization', doomed.auth).expect(200);
+    expect(await profileKeys(doomed.userId)).toBeGreaterThan(0);
     const before = await rowsOf(doomed.userId);
     for (const table of [
       'users',
@@ -141,7 +147,7 @@ describe('operator CLI: user:delete', () => {
     expect(Object.entries(after).filter(([, n]) => n !== 0)).toEqual([]);
     expect(await storedFiles(doomed.userId)).toEqual([]);
     expect(await auth.deps.redis.exists(accessTokenKey(hashToken(doomed.tokens.access_token)))).toBe(0);
-    expect(await auth.deps.redis.keys(`*user-profile:${doomed.userId}*`)).toEqual([]);
+    expect(await profileKeys(doomed.userId)).toBe(0);
     await request(api.app).get('/me').set('Authorization', doomed.auth).expect(401);
 
     expect(await rowsOf(other.userId)).toEqual(otherRows);
