@@ -217,17 +217,23 @@ export const budgetsSchema: ResourceSchema = {
   ],
 };
 
+/**
+ * `period`/`frequency`: a frequency word or an interval of 1–127. Zero (`0`, `"0"`) is not an interval: the
+ * bounds and the pattern make it a refused placeholder, so the write treats it as unset (normalize-body.ts).
+ */
+const legacyPeriod: JsonSchema = {
+  type: ['string', 'integer'],
+  minimum: 1,
+  maximum: 127,
+  pattern: '[^0\\s]',
+  description: 'Legacy shape: a frequency (monthly, or month) or a whole number (the interval).',
+};
+
 /** Toshl's pre-`recurrence` fields, still required by its published budget schemas (budget-legacy-shape.ts). */
 const legacyShape: Record<string, JsonSchema> = {
   start: { ...date, description: 'Legacy shape: recurrence.start.' },
-  period: {
-    type: ['string', 'integer'],
-    description: 'Legacy shape: a frequency (monthly, or month) or a whole number (the interval).',
-  },
-  frequency: {
-    type: ['string', 'integer'],
-    description: 'Legacy shape: a frequency (monthly, or month) or a whole number (the interval).',
-  },
+  period: legacyPeriod,
+  frequency: legacyPeriod,
   end: { ...date, description: 'Legacy shape: recurrence.end.' },
   interval: { type: 'integer', minimum: 1, maximum: 127, description: 'Legacy shape: recurrence.interval.' },
 };

@@ -107,6 +107,33 @@ describe('compatibility: budget writes in the legacy shape', () => {
     expect(weeklyBody.recurrence).toMatchObject({ frequency: 'weekly', interval: 2, start: '2025-05-05' });
   });
 
+  it('when period or frequency is a zero placeholder, then it counts as unset', async () => {
+    const user = await createTestUser(api.deps);
+    const created = await sendRaw(
+      user,
+      'post',
+      '/budgets',
+      '{"name":"Rent","limit":900,"currency":{"code":"EUR"},"start":"2025-05-01","period":"monthly","frequency":0,"type":"regular"}',
+    ).expect(201);
+    expect(created.body.recurrence).toMatchObject({ frequency: 'monthly', start: '2025-05-01' });
+    const weekly = await sendRaw(
+      user,
+      'post',
+      '/budgets',
+      '{"name":"Fuel","limit":60,"currency":{"code":"EUR"},"start":"2025-05-05","period":0,"frequency":"weekly","interval":0,"type":"regular"}',
+    ).expect(201);
+    expect(weekly.body.recurrence).toMatchObject({ frequency: 'weekly', start: '2025-05-05' });
+    const id = idFromLocation(created.headers.location);
+    const put = await sendRaw(
+      user,
+      'put',
+      `/budgets/${id}`,
+      `{"name":"Rent","limit":950,"currency":{"code":"EUR"},"start":"","period":"0","frequency":0,"type":"regular","modified":"${created.body.modified}"}`,
+    ).expect(200);
+    expect(put.body.recurrence).toEqual(created.body.recurrence);
+    expect(put.body.limit).toBe(950);
+  });
+
   it('when the legacy fields are wrong or missing, then 400 names them', async () => {
     const user = await createTestUser(api.deps);
     const fields = async (body: string) =>
