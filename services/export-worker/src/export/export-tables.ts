@@ -104,7 +104,8 @@ function summaryTable(source: DataSource, scope: ExportScope): ExportTable {
       const params = new SqlParams();
       const side = (resource: 'expenses' | 'incomes') =>
         entryConditions(params, resource, scope).join(' AND ');
-      const sql = `SELECT currency, trim_scale(coalesce(sum(amount) FILTER (WHERE kind = 'e'), 0))::text AS expenses,
+      // Expenses are a magnitude (docs/money.md "Signs"), as in the API's sums and summary: entries store them negative.
+      const sql = `SELECT currency, trim_scale(coalesce(-(sum(amount) FILTER (WHERE kind = 'e')), 0))::text AS expenses,
           count(*) FILTER (WHERE kind = 'e')::int AS expense_count,
           trim_scale(coalesce(sum(amount) FILTER (WHERE kind = 'i'), 0))::text AS incomes,
           count(*) FILTER (WHERE kind = 'i')::int AS income_count

@@ -154,7 +154,7 @@ describe('the export pipeline', () => {
     const summary = await parseCsv(files[`summary-${done.id}.csv`].toString());
     expect(summary).toEqual([
       ['Currency', 'Expenses', 'Expense count', 'Incomes', 'Income count'],
-      ['EUR', '-10.25', '1', '2500', '1'],
+      ['EUR', '10.25', '1', '2500', '1'],
     ]);
     const balances = await parseCsv(files[`balances-${done.id}.csv`].toString());
     expect(balances[1].slice(0, 5)).toEqual(['Bank', 'custom', 'active', '2589.75', 'EUR']);
@@ -170,6 +170,7 @@ describe('the export pipeline', () => {
       'lunch',
     ]);
     expect(sheets.Incomes[1][4]).toBe(2500);
+    expect(sheets.Summary[1].slice(0, 2)).toEqual(['EUR', 10.25]);
     const pdf = await parsePdf(files[`export-${done.id}.pdf`]);
     for (const text of ['Expenses', 'Incomes', 'lunch', 'pay', '2589.75']) expect(pdf.text).toContain(text);
   });
