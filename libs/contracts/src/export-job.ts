@@ -21,6 +21,13 @@ export type ExportJobPayload = z.infer<typeof ExportJobPayloadSchema>;
 /** One job per export: the same id twice is ignored by BullMQ, so an export is never queued twice. */
 export const exportJobId = (exportId: string) => `export-${exportId}`;
 
+/**
+ * The job id of a later run queued by the worker's sweeper: BullMQ ignores a job whose id it still keeps
+ * (a failed job stays 7 days), so each re-run needs its own id. BullMQ refuses ':' in custom ids.
+ */
+export const exportRunJobId = (exportId: string, run: number) =>
+  run === 0 ? exportJobId(exportId) : `${exportJobId(exportId)}-r${run}`;
+
 /** BullMQ keys live under the deployment's Redis prefix. */
 export const queuePrefix = (redisKeyPrefix: string) => `${redisKeyPrefix}bull`;
 
@@ -84,8 +91,8 @@ export const PUSH_SEND_JOB_ID = 'push-send';
  * (5 s, 10 s, 20 s, …) on transient failures; the worker stops early on permanent ones (UnrecoverableError).
  */
 export const EXPORT_JOB_ATTEMPTS = 5;
-export const exportJobOptions = (exportId: string) => ({
-  jobId: exportJobId(exportId),
+export const exportJobOptions = (exportId: string, run = 0) => ({
+  jobId: exportRunJobId(exportId, run),
   attempts: EXPORT_JOB_ATTEMPTS,
   backoff: { type: 'exponential' as const, delay: 5_000 },
   removeOnComplete: { age: 24 * 3600, count: 10_000 },

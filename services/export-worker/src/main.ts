@@ -7,7 +7,7 @@ import { loadWorkerConfig, workerConfigShape } from './config';
 import { createWorkerDependencies, WorkerDependencies } from './dependencies';
 import { endExportOfFailedJob, handleExportJob } from './processors/handle-export-job';
 import { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
-import { requeueUnfinishedExports } from './use-cases/requeue-unfinished-exports.use-case';
+import { repairUnfinishedExports } from './use-cases/repair-unfinished-exports.use-case';
 import { observeQueueDepth } from './worker-metrics';
 import { createExportEnqueuer, scheduleExportCleanup, startExportWorker } from './worker';
 
@@ -32,8 +32,8 @@ async function main() {
       const ready = deps;
       enqueuer = createExportEnqueuer(config);
       const maintain = async () => {
-        const requeued = await requeueUnfinishedExports(ready, enqueuer!.enqueue);
-        if (requeued) logger.warn({ requeued }, 'unfinished exports queued again');
+        const repaired = await repairUnfinishedExports(ready, enqueuer!);
+        if (repaired?.requeued || repaired?.failed) logger.warn(repaired, 'unfinished exports repaired');
         const partialsBefore = new Date(Date.now() - config.STORAGE_PARTIAL_MAX_AGE_SECONDS * 1000);
         const swept = await ready.storage.sweepAbandonedWrites(partialsBefore);
         if (swept) logger.warn({ swept }, 'abandoned partial writes removed');

@@ -7,13 +7,14 @@ import {
   ExportJobPayload,
   ExportJobPayloadSchema,
   exportJobOptions,
+  exportRunJobId,
   PUSH_SEND_JOB_ID,
   PUSH_SEND_JOB_NAME,
   queuePrefix,
 } from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
 import { closeQueueAndConnection, createRedisClient } from '@pfs/redis';
-import { Queue, Worker } from 'bullmq';
+import { Job, Queue, Worker } from 'bullmq';
 import type { WorkerConfig } from './config';
 import {
   CleanupJobHandler,
@@ -21,6 +22,7 @@ import {
   ExportJobHandler,
   PushJobHandler,
 } from './processors/export-resources.processor';
+import { ExportRunJob, SWEEP_RUN } from './use-cases/repair-unfinished-exports.use-case';
 
 /**
  * Starts consuming the exports queue. Per BullMQ's production guide: an error listener, and close() on
@@ -97,19 +99,27 @@ export async function scheduleExportCleanup(config: WorkerConfig): Promise<void>
   }
 }
 
-/** A producer for the worker's own maintenance (re-queuing lost exports); close it on shutdown. */
+/** The queue as the worker's maintenance sees it (repairing unfinished exports); close it on shutdown. */
 export function createExportEnqueuer(config: WorkerConfig) {
   const connection = createRedisClient({ url: config.REDIS_URL, keyPrefix: '', forBlockingQueue: true });
   const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
   connection.on('error', () => undefined);
   queue.on('error', () => undefined);
   return {
-    async enqueue(userId: string, exportId: string) {
+    async enqueue(userId: string, exportId: string, run: number) {
       await queue.add(
         EXPORT_JOB_NAME,
         { version: EXPORT_JOB_VERSION, userId, exportId },
-        exportJobOptions(exportId),
+        exportJobOptions(exportId, run),
       );
+    },
+    /** The export's newest job BullMQ still holds (the sweeper's run, else the API's), with its state. */
+    async latestRun(exportId: string): Promise<ExportRunJob | undefined> {
+      for (const run of [SWEEP_RUN, 0]) {
+        const job = await Job.fromId(queue, exportRunJobId(exportId, run));
+        if (job) return { run, state: await job.getState(), failedReason: job.failedReason };
+      }
+      return undefined;
     },
     /** Jobs per state, for the queue depth gauge. */
     jobCounts: () => queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),

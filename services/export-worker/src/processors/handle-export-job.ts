@@ -2,6 +2,7 @@ import { DelayedError, Job } from 'bullmq';
 import type { ExportJobPayload } from '@pfs/contracts';
 import { ExportFailure, userReasonOf } from '../use-cases/export-failure';
 import type { PipelineDependencies } from '../use-cases/pipeline-dependencies';
+import { INTERRUPTED_REASON } from '../use-cases/repair-unfinished-exports.use-case';
 import { failExport, runExport, TERMINAL_STATUSES } from '../use-cases/run-export.use-case';
 import type { ExportJobHandler } from './export-resources.processor';
 import { exportJobDuration } from '../worker-metrics';
@@ -57,10 +58,7 @@ export function handleExportJob(deps: PipelineDependencies): ExportJobHandler {
  */
 export function endExportOfFailedJob(deps: PipelineDependencies) {
   return async (payload: ExportJobPayload, error: Error): Promise<void> => {
-    const interrupted = /stalled/i.test(error.message);
-    const reason = interrupted
-      ? 'The export was interrupted several times (its worker stopped); please try again.'
-      : userReasonOf(error, 1);
+    const reason = /stalled/i.test(error.message) ? INTERRUPTED_REASON : userReasonOf(error, 1);
     await failExport(deps, payload.userId, payload.exportId, reason);
   };
 }

@@ -46,7 +46,7 @@ export async function runExport(
 
 /** Marks the export failed with a reason the user can read, and tells the user (once). */
 export async function failExport(
-  deps: PipelineDependencies,
+  deps: Pick<PipelineDependencies, 'exports' | 'notifications'>,
   userId: string,
   exportId: string,
   reason: string,

@@ -20,8 +20,7 @@ import { loadWorkerConfig } from '../../src/config';
 import { createUserSlots } from '../../src/delivery/user-slots';
 import { endExportOfFailedJob, handleExportJob } from '../../src/processors/handle-export-job';
 import type { PipelineDependencies } from '../../src/use-cases/pipeline-dependencies';
-import { requeueUnfinishedExports } from '../../src/use-cases/requeue-unfinished-exports.use-case';
-import { createExportEnqueuer, scheduleExportCleanup, startExportWorker } from '../../src/worker';
+import { scheduleExportCleanup, startExportWorker } from '../../src/worker';
 import { createTestPipeline, TestPipeline } from '../support/pipeline-deps';
 import { LedgerSeed } from '../support/seed-ledger';
 
@@ -314,28 +313,6 @@ describe('the export queue', () => {
       'The export was interrupted several times (its worker stopped); please try again.',
     );
   }, 90_000);
-
-  it('when an export lost its job, then maintenance queues it again once and it finishes', async () => {
-    startWorker({});
-    const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
-    const lost = await newExport(seed);
-    const fresh = await newExport(seed);
-    // Lost: committed long ago with no job (Redis refused it). Fresh: just created, its job may be coming.
-    await pipeline.dataSource.query(
-      `UPDATE exports SET modified_at = now() - interval '1 hour' WHERE id = $1`,
-      [lost.id],
-    );
-    const enqueuer = createExportEnqueuer(config);
-    try {
-      expect(await requeueUnfinishedExports(pipeline.deps, enqueuer.enqueue)).toBeGreaterThanOrEqual(1);
-      const job = (await Job.fromId(queue, exportJobId(lost.id)))!;
-      await job.waitUntilFinished(events, 15_000);
-      expect((await pipeline.deps.exports.findById(seed.userId, lost.id))!.status).toBe('sent');
-      expect(await Job.fromId(queue, exportJobId(fresh.id))).toBeUndefined();
-    } finally {
-      await enqueuer.close();
-    }
-  });
 
   it('when workers start, then the cleanup and the push sender are one repeatable job each, however many workers register them', async () => {
     await scheduleExportCleanup(config);
