@@ -43,7 +43,23 @@ export const HEADERS: Record<string, JsonSchema> = {
   },
   'WWW-Authenticate': { description: 'The authentication challenge.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Limit': {
+    description: 'Requests this token (or address, without one) may make per rate-limit window.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current window (a 304 gives its request back).',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
 };
+
+/** Sent on every answer of an authenticated operation: the rate limit is applied before anything else. */
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining'];
+
+const LIST_HEADERS = ['Link', 'X-Total-Count', 'Service-Modified', 'ETag'];
+const OBJECT_HEADERS = ['ETag', 'Last-Modified'];
 
 const headerRefs = (names: string[]) =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
@@ -59,8 +75,12 @@ const error = (description: string, headers: string[] = []): JsonSchema => ({
 /** The answers of a link that succeeds: what the route sends, by status. */
 function successOf(schema: ResourceSchema, link: HyperLink): Record<string, JsonSchema> {
   const ref = { $ref: `#/components/schemas/${schema.name}` };
-  const notModified = { '304': { description: 'Not modified (If-None-Match / If-Modified-Since).' } };
   const isGet = link.method === 'GET';
+  const cacheable = link.cacheable !== false;
+  // A 304 repeats the headers of the 200 it stands for (RFC 9110 15.4.5; the list headers too).
+  const notModified = (headers: string[]) => ({
+    '304': { description: 'Not modified (If-None-Match / If-Modified-Since).', headers: headerRefs(headers) },
+  });
   if (link.targetMediaTypes) {
     const file = { type: 'string', format: 'binary' };
     return {
@@ -69,7 +89,7 @@ function successOf(schema: ResourceSchema, link: HyperLink): Record<string, Json
         headers: headerRefs(['ETag']),
         content: Object.fromEntries(link.targetMediaTypes.map((type) => [type, { schema: file }])),
       },
-      ...notModified,
+      ...notModified(['ETag']),
     };
   }
   if (link.method === 'POST' && link.rel === 'create') {
@@ -90,19 +110,19 @@ function successOf(schema: ResourceSchema, link: HyperLink): Record<string, Json
     return {
       '200': {
         description: 'One page of the list.',
-        headers: headerRefs(['Link', 'X-Total-Count', 'Service-Modified', 'ETag']),
+        headers: headerRefs(LIST_HEADERS),
         content: jsonContent({ type: 'array', items: link.listItem ?? ref }),
       },
-      ...(isGet ? notModified : {}),
+      ...(isGet ? notModified(LIST_HEADERS) : {}),
     };
   }
   return {
     '200': {
       description: 'OK',
-      headers: headerRefs(['ETag', 'Last-Modified']),
+      ...(cacheable ? { headers: headerRefs(OBJECT_HEADERS) } : {}),
       content: jsonContent(target === 'object' || target === 'object-or-list' ? ref : target),
     },
-    ...(isGet ? notModified : {}),
+    ...(isGet && cacheable ? notModified(OBJECT_HEADERS) : {}),
   };
 }
 
@@ -114,7 +134,7 @@ export function responsesOf(schema: ResourceSchema, link: HyperLink): JsonSchema
   const hasBody = Boolean(link.submission);
   const hasPathId = link.href.includes('{');
   const isWrite = link.method !== 'GET';
-  return {
+  return withRateLimitHeaders({
     ...successOf(schema, link),
     '400': error('The request is invalid; fields names each field and rule.'),
     '401': error('No valid token.', ['WWW-Authenticate']),
@@ -127,5 +147,34 @@ export function responsesOf(schema: ResourceSchema, link: HyperLink): JsonSchema
     ...(hasBody ? { '413': error('The body is too large.'), '415': error('The body is not JSON.') } : {}),
     '429': error('Rate limit reached.', ['Retry-After']),
     '503': error('A store is unavailable; retry later.', ['Retry-After']),
-  };
+  });
+}
+
+/**
+ * Adds X-RateLimit-* to every response. A 503 may come from the rate-limit store itself being down, when
+ * no count exists to report: there they are declared but not required.
+ */
+function withRateLimitHeaders(responses: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const optional = Object.fromEntries(
+    RATE_LIMIT_HEADERS.map((name) => [
+      name,
+      {
+        ...HEADERS[name],
+        required: false,
+        description: `${HEADERS[name].description} Absent when the rate-limit store is down.`,
+      },
+    ]),
+  );
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      {
+        ...response,
+        headers: {
+          ...(response.headers as JsonSchema | undefined),
+          ...(status === '503' ? optional : headerRefs(RATE_LIMIT_HEADERS)),
+        },
+      },
+    ]),
+  );
 }

@@ -39,8 +39,11 @@ function requestBodyOf(schema: ResourceSchema, link: HyperLink): JsonSchema | un
         : link.submission === 'patch'
           ? { type: 'object', description: 'JSON merge patch (RFC 7396); modified is required.' }
           : link.submission;
+  // A create answering `object-or-list` also takes a batch: an array of create bodies, all or nothing.
+  const batch = link.submission === 'create' && link.target === 'object-or-list';
+  const accepted = batch ? { oneOf: [body, { type: 'array', items: body, minItems: 1 }] } : body;
   const types = link.submissionMediaTypes ?? ['application/json', VENDOR_MEDIA_TYPE];
-  return { required: true, content: Object.fromEntries(types.map((type) => [type, { schema: body }])) };
+  return { required: true, content: Object.fromEntries(types.map((type) => [type, { schema: accepted }])) };
 }
 
 function descriptionOf(link: HyperLink): string {

@@ -26,6 +26,8 @@ export interface HyperLink {
    * (the route must still authenticate). It must say what the route enforces (the contract test checks).
    */
   scope?: string;
+  /** `false`: a GET answered `no-store` (a live status): no validators, no 304 declared. Default true. */
+  cacheable?: boolean;
 }
 
 /**

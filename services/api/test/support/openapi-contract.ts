@@ -123,6 +123,14 @@ export class ContractChecker {
     return problems;
   }
 
+  /** Every way a request body disagrees with what the operation declares it takes; empty when it agrees. */
+  requestProblems(walked: WalkedOperation, contentType: string, body: unknown): string[] {
+    const media = walked.operation.requestBody?.content[contentType];
+    if (!media) return [`request content type "${contentType}" is not declared`];
+    const where = `${walked.method} ${walked.path} request ${contentType}`;
+    return this.validate(where, media.schema, body);
+  }
+
   /** Every way `observed` disagrees with what the document declares for `walked`; empty when it agrees. */
   problems(walked: WalkedOperation, observed: ObservedResponse): string[] {
     const declared = walked.operation.responses[String(observed.status)];

@@ -17,6 +17,8 @@ export const rateLimitSchema: ResourceSchema = {
       method: 'GET',
       title: 'The limit and the requests left in this window',
       target: 'object',
+      // A live count, answered no-store: nothing to revalidate.
+      cacheable: false,
     },
   ],
 };

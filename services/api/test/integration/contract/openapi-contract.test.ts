@@ -36,11 +36,17 @@ function servedOperation(declared: WalkedOperation): WalkedOperation {
   return { ...declared, operation: doc.paths[declared.path][declared.method] };
 }
 
-function send(api: ApiTestApp, walked: WalkedOperation, planned: PlannedRequest, auth: string) {
+function send(
+  api: ApiTestApp,
+  walked: WalkedOperation,
+  planned: PlannedRequest,
+  auth: string,
+  headers: Record<string, string> = {},
+) {
   const agent = request(api.app);
   let call = agent[walked.method](planned.path)
     .query(planned.query)
-    .set('Authorization', auth)
+    .set({ ...headers, Authorization: auth })
     .buffer(true)
     .parse(rawBody);
   if (planned.contentType) call = call.set('Content-Type', planned.contentType);
@@ -57,6 +63,11 @@ const generated = buildOpenApi(
 ) as unknown as OpenApiDocument;
 const cases = operationsOf(generated).map(
   (walked) => [`${walked.method.toUpperCase()} ${walked.path}`, walked] as const,
+);
+
+/** The GETs that declare 304: replayed with the ETag they answered, they must answer it as declared. */
+const revalidated = cases.filter(
+  ([, walked]) => walked.method === 'get' && walked.operation.responses['304'],
 );
 
 /** Each required query parameter of each operation: leaving it out must be refused, or it is not required. */
@@ -131,4 +142,43 @@ describe('every operation of /openapi.json, called for real', () => {
       );
     },
   );
+});
+
+describe('batch create and revalidation, as /openapi.json declares them', () => {
+  it('when POST /entries gets an array of entries, then the declared object-or-list 201 is a list of them', async () => {
+    const walked = servedOperation(cases.find(([, c]) => c.operation.operationId === 'entries.create')![1]);
+    const planned = await fixture.plan(walked);
+    const descs = ['Batch one', 'Batch two'];
+    planned.body = descs.map((desc) => ({ ...(planned.body as object), desc }));
+    expect(checker.requestProblems(walked, 'application/json', planned.body)).toEqual([]);
+    const observed = observe(await send(api, walked, planned, fixture.user.auth));
+    expect({ status: observed.status, problems: checker.problems(walked, observed) }).toEqual({
+      status: 201,
+      problems: [],
+    });
+    const created = observed.body as Array<{ id: string; desc: string }>;
+    expect(created.map((entry) => entry.desc)).toEqual(descs);
+    expect(String(observed.headers.location)).toMatch(new RegExp(`/entries/${created[0].id}$`));
+  });
+
+  it.each(revalidated)('%s with If-None-Match of its ETag is the declared 304', async (_name, declared) => {
+    const walked = servedOperation(declared);
+    const planned = await fixture.plan(walked);
+    const first = observe(await send(api, walked, planned, fixture.user.auth));
+    expect(first.status).toBe(200);
+    const etag = String(first.headers.etag ?? '');
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const replay = observe(await send(api, walked, planned, fixture.user.auth, { 'If-None-Match': etag }));
+    expect({ status: replay.status, problems: checker.problems(walked, replay) }).toEqual({
+      status: 304,
+      problems: [],
+    });
+    expect(replay.headers.etag).toBe(etag);
+    // A list's 304 repeats its list headers (docs/conventions.md): the same page, the same count.
+    const declaredOn200 = Object.keys((walked.operation.responses['200'].headers ?? {}) as object);
+    for (const name of ['Link', 'X-Total-Count'].filter((header) => declaredOn200.includes(header))) {
+      const header = name.toLowerCase();
+      expect({ [name]: replay.headers[header] }).toEqual({ [name]: first.headers[header] });
+    }
+  });
 });
