@@ -123,11 +123,15 @@ describe('personal tokens', () => {
       password,
     });
 
+    const keyOf = (token: string) => accessTokenKey(hashToken(token));
     for (const token of [live.token, gone.token, oauth.access_token]) {
-      await auth.deps.redis.del(accessTokenKey(hashToken(token)));
+      await auth.deps.redis.del(keyOf(token));
     }
-    await request(api.app).get('/me').auth(live.token, '').expect(401);
+    // The restore itself, before any request: the API's fallback (docs/operations.md) would re-warm a record too.
     expect(await restoreIntrospectionRecords(auth.deps)).toBeGreaterThanOrEqual(2);
+    expect(await auth.deps.redis.exists(keyOf(live.token))).toBe(1);
+    expect(await auth.deps.redis.exists(keyOf(oauth.access_token))).toBe(1);
+    expect(await auth.deps.redis.exists(keyOf(gone.token))).toBe(0);
     await request(api.app).get('/me').auth(live.token, '').expect(200);
     await request(api.app).get('/me').set('Authorization', `Bearer ${oauth.access_token}`).expect(200);
     await request(api.app).get('/me').auth(gone.token, '').expect(401);
