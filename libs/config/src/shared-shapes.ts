@@ -20,6 +20,10 @@ export const runtimeShape = {
    * exits naming the variable: containers often start before their database; 0 tries once.
    */
   STARTUP_RETRY_SECONDS: envInt(60, 0, 3600),
+  /** An OpenTelemetry collector's OTLP/HTTP base URL (/v1/traces is added); unset, no span is exported and no SDK loads. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: envOptionalUrl(),
+  /** The `service.name` of exported spans; by default the service's own name (api, auth, export-worker). */
+  OTEL_SERVICE_NAME: envOptionalString(),
 };
 
 export const databaseShape = {

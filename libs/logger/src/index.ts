@@ -9,3 +9,5 @@ export {
   runWithTrace,
 } from './trace-context';
 export type { TraceContext } from './trace-context';
+export { startSpan, startSpanExport, tracesUrlOf } from './span-export';
+export type { Span, SpanExport } from './span-export';

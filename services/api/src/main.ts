@@ -1,6 +1,6 @@
 import { httpTimeoutsOf } from '@pfs/config';
 import { runService, startConfiguredMetricsServer, startHttpServer, RunningHttpServer } from '@pfs/http';
-import { bufferedStdout, createLogger } from '@pfs/logger';
+import { bufferedStdout, createLogger, SpanExport, startSpanExport } from '@pfs/logger';
 import { buildApiApp } from './app';
 import { loadApiConfig, tlsOptionsOf } from './config';
 import { ApiDependencies, createApiDependencies } from './dependencies';
@@ -21,8 +21,13 @@ async function main() {
   let server: RunningHttpServer | undefined;
   let metrics: RunningHttpServer | undefined;
   let repeatTimer: RepeatTimer | undefined;
+  let spans: SpanExport | undefined;
   await runService('api', logger, {
     async start() {
+      spans = await startSpanExport({
+        endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+        serviceName: config.OTEL_SERVICE_NAME ?? 'api',
+      });
       deps = await createApiDependencies(config, logger);
       server = await startHttpServer(buildApiApp(deps), {
         port: config.API_PORT,
@@ -39,6 +44,8 @@ async function main() {
       await server?.stop();
       await metrics?.stop();
       await deps?.close();
+      // Last: spans of the work that drained above are sent before exit.
+      await spans?.shutdown();
     },
   });
 }

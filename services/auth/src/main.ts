@@ -1,6 +1,6 @@
 import { httpTimeoutsOf } from '@pfs/config';
 import { runService, startConfiguredMetricsServer, startHttpServer, RunningHttpServer } from '@pfs/http';
-import { createLogger } from '@pfs/logger';
+import { createLogger, SpanExport, startSpanExport } from '@pfs/logger';
 import { buildAuthApp } from './app';
 import { loadAuthConfig } from './config';
 import { AuthDependencies, createAuthDependencies } from './dependencies';
@@ -19,8 +19,13 @@ async function main() {
   let deps: AuthDependencies | undefined;
   let server: RunningHttpServer | undefined;
   let metrics: RunningHttpServer | undefined;
+  let spans: SpanExport | undefined;
   await runService('auth', logger, {
     async start() {
+      spans = await startSpanExport({
+        endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+        serviceName: config.OTEL_SERVICE_NAME ?? 'auth',
+      });
       deps = await createAuthDependencies(config, logger);
       const restored = await restoreIntrospectionRecords(deps);
       logger.info({ restored }, 'introspection records restored from Postgres');
@@ -36,6 +41,8 @@ async function main() {
       await server?.stop();
       await metrics?.stop();
       await deps?.close();
+      // Last: spans of the work that drained above are sent before exit.
+      await spans?.shutdown();
     },
   });
 }

@@ -1,6 +1,6 @@
 import { httpTimeoutsOf, warnAboutDevelopmentSecrets } from '@pfs/config';
 import { runService, startConfiguredMetricsServer, startHttpServer, RunningHttpServer } from '@pfs/http';
-import { createLogger } from '@pfs/logger';
+import { createLogger, SpanExport, startSpanExport } from '@pfs/logger';
 import type { Worker } from 'bullmq';
 import { buildWorkerApp } from './app';
 import { loadWorkerConfig, workerConfigShape } from './config';
@@ -26,8 +26,13 @@ async function main() {
   let enqueuer: ReturnType<typeof createExportEnqueuer> | undefined;
   let server: RunningHttpServer | undefined;
   let metrics: RunningHttpServer | undefined;
+  let spans: SpanExport | undefined;
   await runService('export-worker', logger, {
     async start() {
+      spans = await startSpanExport({
+        endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+        serviceName: config.OTEL_SERVICE_NAME ?? 'export-worker',
+      });
       deps = await createWorkerDependencies(config, logger);
       const ready = deps;
       enqueuer = createExportEnqueuer(config);
@@ -64,6 +69,8 @@ async function main() {
       await worker?.close();
       await enqueuer?.close();
       await deps?.close();
+      // Last: spans of the work that drained above are sent before exit.
+      await spans?.shutdown();
     },
   });
 }

@@ -18,7 +18,7 @@ type Child = ReturnType<typeof requestDuration.labels>;
 /** Children cached by one string key: the hot path makes no label object, only a short key. */
 const children = new Map<string, Child>();
 
-function routeTemplateOf(req: Request): string {
+export function routeTemplateOf(req: Request): string {
   const path = (req.route as { path?: unknown } | undefined)?.path;
   return typeof path === 'string' ? req.baseUrl + path : 'unmatched';
 }

@@ -5,7 +5,7 @@ import {
   PUSH_SEND_JOB_NAME,
   ExportJobPayloadSchema,
 } from '@pfs/contracts';
-import { childTraceContext, Logger, parseTraceparent, runWithTrace } from '@pfs/logger';
+import { Logger, parseTraceparent, runWithTrace, startSpan } from '@pfs/logger';
 import { Job, UnrecoverableError } from 'bullmq';
 
 export interface ExportJobHandler {
@@ -44,11 +44,18 @@ export function createExportProcessor(
     if (!parsed.success)
       throw new UnrecoverableError(`invalid ${EXPORT_JOB_NAME} payload: ${parsed.error.message}`);
     // The job's work (and its calls to storage) runs in the queuing request's trace.
-    const trace = childTraceContext(parseTraceparent(parsed.data.traceparent));
-    await runWithTrace(trace, async () => {
-      logger.info({ jobId: job.id, exportId: parsed.data.exportId }, 'export job started');
-      await handle(parsed.data, job, token);
-      logger.info({ jobId: job.id, exportId: parsed.data.exportId }, 'export job finished');
-    });
+    // With OTEL_EXPORTER_OTLP_ENDPOINT set, the job is an exported span, child of the queuing request's span.
+    const span = startSpan(`${EXPORT_JOB_NAME} job`, 'consumer', parseTraceparent(parsed.data.traceparent));
+    let failed = true;
+    try {
+      await runWithTrace(span.context, async () => {
+        logger.info({ jobId: job.id, exportId: parsed.data.exportId }, 'export job started');
+        await handle(parsed.data, job, token);
+        logger.info({ jobId: job.id, exportId: parsed.data.exportId }, 'export job finished');
+      });
+      failed = false;
+    } finally {
+      span.end({ failed, attributes: { 'messaging.message.id': String(job.id) } });
+    }
   };
 }

@@ -5,7 +5,7 @@ import {
   exportJobOptions,
   queuePrefix,
 } from '@pfs/contracts';
-import { childTraceContext, currentTrace, formatTraceparent } from '@pfs/logger';
+import { currentTrace, formatTraceparent } from '@pfs/logger';
 import { closeQueueAndConnection, createRedisClient, redisTimeouts } from '@pfs/redis';
 import { Queue } from 'bullmq';
 
@@ -15,10 +15,10 @@ export interface ExportQueue {
   close(): Promise<void>;
 }
 
-/** The queued job is a child span of the current request's trace. */
+/** The request's own span is the job's parent (the worker's span, exported or not, is its child). */
 function traceparentOfCurrentWork(): string | undefined {
   const trace = currentTrace();
-  return trace ? formatTraceparent(childTraceContext(trace)) : undefined;
+  return trace ? formatTraceparent(trace) : undefined;
 }
 
 export function createExportQueue(
