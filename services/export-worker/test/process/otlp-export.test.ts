@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -158,5 +158,18 @@ describe('OpenTelemetry span export (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     // The worker's log lines carry the exported trace id: logs and traces agree.
     expect(finished.traceId).toBe(TRACE_ID);
     expect(paths.every((line) => line.startsWith('POST /v1/traces application/json'))).toBe(true);
+  });
+
+  it('when OTEL_EXPORTER_OTLP_ENDPOINT is unset, then the request and job code paths load no OpenTelemetry SDK', () => {
+    const script = `require(${JSON.stringify(join(__dirname, '../../../api/dist/app'))});
+      require(${JSON.stringify(join(__dirname, '../../dist/processors/export-resources.processor'))});
+      console.log(JSON.stringify(Object.keys(require.cache)));`;
+    const loaded = JSON.parse(
+      spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stdout,
+    ) as string[];
+    expect(loaded.some((path) => path.includes('trace.middleware'))).toBe(true);
+    expect(loaded.filter((path) => /sdk-trace|exporter-trace-otlp|otlp-exporter-base/.test(path))).toEqual(
+      [],
+    );
   });
 });
