@@ -35,11 +35,22 @@ export class StoredPages {
 
   constructor(private readonly budgetBytes = DEFAULT_BUDGET_BYTES) {}
 
-  /** The key of a list request's representation: user, scopes, format, path and query (keys sorted). */
+  /**
+   * The key of a list request's representation: user, application (`extra` is private to each one), scopes,
+   * format, path and query (keys sorted).
+   */
   static keyOf(req: Request & { auth?: AuthContext }, format: string): string {
     const query = Object.entries(req.query as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
     const scopes = [...(req.auth?.scopes ?? [])].sort().join(' ');
-    return JSON.stringify([req.auth?.userId ?? '', scopes, format, req.originalUrl.split('?')[0], query]);
+    const app = req.auth?.clientId ?? 'personal';
+    return JSON.stringify([
+      req.auth?.userId ?? '',
+      app,
+      scopes,
+      format,
+      req.originalUrl.split('?')[0],
+      query,
+    ]);
   }
 
   /** The stored page of `key` when it was stored at `version`, else undefined. */

@@ -31,6 +31,14 @@ function formDecode(value: string): string | undefined {
   }
 }
 
+/**
+ * The name a client's failed attempts are counted under: its form-decoded id, so that `my%2Dapp`, `%6Dy-app` and
+ * `my-app` (all of which reach the same client) share one lockout bucket instead of each getting a fresh one.
+ */
+export function clientLockoutName(id: string): string {
+  return formDecode(id) ?? id;
+}
+
 /** Compares the secret's hash with the stored one in constant time. */
 export function isClientSecret(client: OAuthClientRecord, secret: string): boolean {
   const given = Buffer.from(hashToken(secret), 'utf8');

@@ -4,7 +4,7 @@ import type { AuthorizationCodeRepository } from '../repositories/authorization-
 import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
 import type { TokenRepository } from '../repositories/token.repository';
 import type { RateLimiter } from '../security/rate-limiter';
-import { isClientSecret, readBasicCredentials } from './client-credentials';
+import { clientLockoutName, isClientSecret, readBasicCredentials } from './client-credentials';
 import { SecondFactorDependencies, verifySecondFactor } from '../use-cases/verify-second-factor.use-case';
 import { invalidRequest, invalidScope, TokenEndpointError, tooManyRequests } from './token-endpoint-error';
 import { clientNetwork } from '../security/client-network';
@@ -116,7 +116,8 @@ export async function checkTokenRequest(
   if (perIp.blocked) throw tooManyRequests(perIp.retryAfterSeconds);
   assertSingleValuedParameters(body);
   assertOneClientAuthentication(req, body);
-  const clientId = readClientCredentials(req, body)?.id;
+  const rawClientId = readClientCredentials(req, body)?.id;
+  const clientId = rawClientId === undefined ? undefined : clientLockoutName(rawClientId);
   if (clientId) {
     const perClient = await deps.limiter.check(`token-client:${clientId}`, deps.maxFailuresPerClient);
     if (perClient.blocked) throw tooManyRequests(perClient.retryAfterSeconds);

@@ -41,6 +41,27 @@ describe('token endpoint throttling', () => {
     await exchangeCode(auth.app, client, { code: 'x' }).expect(429);
   });
 
+  it('when secret guesses spell the client id in other form-encodings, then they still count against that one client', async () => {
+    const client = await createTestClient(auth.deps);
+    const id = client.client_id;
+    // Each spelling form-decodes to the same id (RFC 6749 §2.3.1), so each reaches the same client's secret.
+    const hex = (char: string) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`;
+    const spellings = [
+      `${hex(id[0])}${id.slice(1)}`,
+      `${id.slice(0, -1)}${hex(id.at(-1)!)}`,
+      `${hex(id[0]).toLowerCase()}${id.slice(1)}`,
+    ];
+    for (const spelling of spellings) {
+      await request(auth.app)
+        .post('/oauth2/token')
+        .set('Authorization', `Basic ${Buffer.from(`${spelling}:wrong-secret`).toString('base64')}`)
+        .type('form')
+        .send({ grant_type: 'authorization_code', code: 'x' })
+        .expect(401);
+    }
+    await exchangeCode(auth.app, client, { code: 'x' }).expect(429);
+  });
+
   it('when one IP sends more requests than allowed, then 429', async () => {
     const limited = await startAuthTestApp({ AUTH_TOKEN_MAX_REQUESTS_PER_IP: '2' });
     try {

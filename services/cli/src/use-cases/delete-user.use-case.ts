@@ -72,6 +72,10 @@ export async function deleteUser(
     await manager.query('DELETE FROM oauth_clients WHERE owner_user_id = $1', [user.id]);
     await manager.query('DELETE FROM users WHERE id = $1', [user.id]);
   });
+  // An export the worker was generating meanwhile may have written its file after the first pass; with the rows
+  // gone nothing else would ever remove it.
+  for (const prefix of USER_STORAGE_PREFIXES(user.id))
+    deletedFiles += await deps.storage.deletePrefix(prefix);
   await deps.redis.del(
     userProfileKey(user.id),
     userProfileGenerationKey(user.id),

@@ -10,7 +10,13 @@ const OTHER = 'https://evil.example';
 describe('CORS on the API', () => {
   let api: ApiTestApp;
   beforeAll(async () => {
-    api = await startApiTestApp({ CORS_ORIGINS: ` ${ALLOWED} , https://app.example`, RATE_LIMIT_LIMIT: '3' });
+    // Its own Redis prefix: with a limit of 3, the anonymous per-IP bucket must not be shared with the other
+    // suites of the run, which also call from 127.0.0.1.
+    api = await startApiTestApp({
+      CORS_ORIGINS: ` ${ALLOWED} , https://app.example`,
+      RATE_LIMIT_LIMIT: '3',
+      REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? 'pfs-test:'}cors-${process.pid}:`,
+    });
   });
   afterAll(async () => api?.close());
 

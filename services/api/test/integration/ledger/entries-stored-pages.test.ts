@@ -132,4 +132,29 @@ describe('GET /entries unchanged-page fast path', () => {
     const answer = await request(api.app).get('/entries').set('Authorization', narrow.auth).expect(200);
     expect(answer.body.map((entry: { desc?: string }) => entry.desc)).toContain('renamed behind the API');
   });
+
+  it("when another application of the same user asks with the same scopes, then it never gets the first one's extra", async () => {
+    // `extra` is private to the user and the application: a stored page must be keyed by the application too.
+    await postEntry(api.app, user, {
+      amount: -7,
+      currency: { code: 'EUR' },
+      date: '2025-05-10',
+      account,
+      category: food,
+      desc: 'with extra',
+      extra: { secret_of_app_a: true },
+    });
+    const mine = await get('/entries').expect(200);
+    expect(JSON.stringify(mine.body)).toContain('secret_of_app_a');
+    const scopes = 'user:rw categories:rw tags:rw entries:rw accounts:rw budgets:rw';
+    const otherApp = await issueToken(api.deps, user.userId, scopes, { client_id: 'another-app' });
+    const theirs = await request(api.app).get('/entries').set('Authorization', otherApp.auth).expect(200);
+    expect(theirs.body).toHaveLength(3);
+    expect(JSON.stringify(theirs.body)).not.toContain('secret_of_app_a');
+    await request(api.app)
+      .get('/entries')
+      .set('Authorization', otherApp.auth)
+      .set('If-None-Match', mine.headers.etag)
+      .expect(200);
+  });
 });
