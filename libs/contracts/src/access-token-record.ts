@@ -23,6 +23,26 @@ export const AccessTokenRecordSchema = z.object({
 
 export type AccessTokenRecord = z.infer<typeof AccessTokenRecordSchema>;
 
+/** What a live token's row says, whichever service reads it (auth when issuing or restoring, the API on a miss). */
+export type LiveTokenFacts =
+  | { kind: 'personal'; userId: string; scope: string; tokenId: string }
+  | { kind: 'access'; userId: string; scope: string; clientId?: string; grantId?: string; expiresAt: Date };
+
+/** The introspection record of a live token: the one place its shape is built. */
+export function introspectionRecordOf(facts: LiveTokenFacts): AccessTokenRecord {
+  if (facts.kind === 'personal') {
+    return { sub: facts.userId, scope: facts.scope, kind: 'personal', token_id: facts.tokenId };
+  }
+  return {
+    sub: facts.userId,
+    client_id: facts.clientId,
+    scope: facts.scope,
+    grant_id: facts.grantId,
+    kind: 'access',
+    exp: Math.floor(facts.expiresAt.getTime() / 1000),
+  };
+}
+
 export const accessTokenKey = (tokenHash: string) => `token:${tokenHash}`;
 /** The set of token hashes of one grant, so revocation can find them all. */
 export const grantTokensKey = (grantId: string) => `grant:${grantId}:tokens`;

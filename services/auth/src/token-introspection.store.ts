@@ -1,4 +1,4 @@
-import { AccessTokenRecord, accessTokenKey, grantTokensKey } from '@pfs/contracts';
+import { AccessTokenRecord, accessTokenKey, grantTokensKey, introspectionRecordOf } from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
 
 /** What an OAuth access token's record says, before it becomes the wire shape. */
@@ -36,28 +36,12 @@ export class TokenIntrospectionStore {
   async putAccessToken(tokenHash: string, facts: AccessTokenFacts): Promise<void> {
     const ttlSeconds = Math.ceil((facts.expiresAt.getTime() - Date.now()) / 1000);
     if (ttlSeconds <= 0) return;
-    await this.put(
-      tokenHash,
-      {
-        sub: facts.userId,
-        client_id: facts.clientId,
-        scope: facts.scope,
-        grant_id: facts.grantId,
-        kind: 'access',
-        exp: Math.floor(facts.expiresAt.getTime() / 1000),
-      },
-      ttlSeconds,
-    );
+    await this.put(tokenHash, introspectionRecordOf({ kind: 'access', ...facts }), ttlSeconds);
   }
 
   /** Records a personal token: no expiry, it lives until revoked. */
   async putPersonalToken(tokenHash: string, facts: { userId: string; tokenId: string; scope: string }) {
-    await this.put(tokenHash, {
-      sub: facts.userId,
-      scope: facts.scope,
-      kind: 'personal',
-      token_id: facts.tokenId,
-    });
+    await this.put(tokenHash, introspectionRecordOf({ kind: 'personal', ...facts }));
   }
 
   async remove(tokenHash: string): Promise<void> {

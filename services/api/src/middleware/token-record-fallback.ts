@@ -1,4 +1,4 @@
-import { AccessTokenRecord, accessTokenKey, hashToken } from '@pfs/contracts';
+import { AccessTokenRecord, accessTokenKey, hashToken, introspectionRecordOf } from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
 import type { DataSource } from 'typeorm';
 
@@ -31,28 +31,18 @@ interface LiveTokenRow {
 
 /** The introspection record the auth service writes for this token (TokenIntrospectionStore). */
 function recordOf(row: LiveTokenRow): AccessTokenRecord {
-  if (row.kind === 'personal') {
-    return { sub: row.user_id, scope: row.scope, kind: 'personal', token_id: row.id };
-  }
-  return {
-    sub: row.user_id,
-    client_id: row.client_id ?? undefined,
-    scope: row.scope,
-    grant_id: row.grant_id ?? undefined,
-    kind: 'access',
-    exp: Math.floor(row.expires_at!.getTime() / 1000),
-  };
+  return row.kind === 'personal'
+    ? introspectionRecordOf({ kind: 'personal', userId: row.user_id, scope: row.scope, tokenId: row.id })
+    : introspectionRecordOf({
+        kind: 'access',
+        userId: row.user_id,
+        scope: row.scope,
+        clientId: row.client_id ?? undefined,
+        grantId: row.grant_id ?? undefined,
+        expiresAt: row.expires_at!,
+      });
 }
 
-/**
- * Redis holds the introspection records without persistence: after it restarts empty, a live token has no
- * record. On such a miss (and only then: the hot path stays one Redis round trip) the token is looked up in
- * Postgres, the source of truth, and its record written back. Revocation stays immediate: the auth service
- * revokes in Postgres before it deletes the record, and a re-warmed record is checked against Postgres
- * once more after it is written (and deleted if the token was revoked in between). Tokens Postgres does not
- * know are remembered briefly, so a client repeating a garbage token costs one query per 30 s, and the
- * per-IP rate limit (applied before this) bounds the rest.
- */
 export class TokenRecordFallback {
   private readonly unknown = new Map<string, number>();
 
