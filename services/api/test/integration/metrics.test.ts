@@ -7,7 +7,7 @@ import {
   createTestUser as createAuthUser,
   useAuthTestApp,
 } from '../../../auth/test/support/auth-test-app';
-import { createTestUser, startApiTestApp } from '../support/api-test-app';
+import { createTestUser, isolatedRedisPrefix, startApiTestApp } from '../support/api-test-app';
 
 /** Reads one sample of a Prometheus text exposition (0 when the series does not exist yet). */
 function sample(text: string, series: string): number {
@@ -31,7 +31,10 @@ describe('metrics', () => {
   afterAll(() => metrics.stop());
 
   it('when the API serves requests, then counts and latencies move per route template and status, never per raw path', async () => {
-    const api = await startApiTestApp({ RATE_LIMIT_LIMIT: '3' });
+    const api = await startApiTestApp({
+      RATE_LIMIT_LIMIT: '3',
+      REDIS_KEY_PREFIX: isolatedRedisPrefix('metrics'),
+    });
     try {
       const user = await createTestUser(api.deps, 'user:r accounts:r');
       const me = 'pfs_http_request_duration_seconds_count{method="GET",route="/me",status="200"}';

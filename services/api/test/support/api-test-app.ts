@@ -18,6 +18,14 @@ export async function startApiTestApp(env: Record<string, string> = {}): Promise
   return { app: buildApiApp(deps), deps, close: () => deps.close() };
 }
 
+/**
+ * A Redis prefix of one app's own, for suites that lower RATE_LIMIT_LIMIT: the anonymous per-IP bucket is otherwise
+ * shared with every suite of the run (all call from 127.0.0.1). Tokens must then come from that app's deps.
+ */
+export function isolatedRedisPrefix(name: string): string {
+  return `${process.env.REDIS_KEY_PREFIX ?? 'pfs-test:'}${name}-${process.pid}:`;
+}
+
 export interface TestUser {
   userId: string;
   token: string;

@@ -1,7 +1,7 @@
 import { ConfigError } from '@pfs/config';
 import request from 'supertest';
 import { loadApiConfig } from '../../../src/config';
-import { ApiTestApp, createTestUser, startApiTestApp } from '../../support/api-test-app';
+import { ApiTestApp, createTestUser, isolatedRedisPrefix, startApiTestApp } from '../../support/api-test-app';
 
 const ALLOWED = 'http://127.0.0.2:5173';
 const OTHER = 'https://evil.example';
@@ -10,12 +10,10 @@ const OTHER = 'https://evil.example';
 describe('CORS on the API', () => {
   let api: ApiTestApp;
   beforeAll(async () => {
-    // Its own Redis prefix: with a limit of 3, the anonymous per-IP bucket must not be shared with the other
-    // suites of the run, which also call from 127.0.0.1.
     api = await startApiTestApp({
       CORS_ORIGINS: ` ${ALLOWED} , https://app.example`,
       RATE_LIMIT_LIMIT: '3',
-      REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? 'pfs-test:'}cors-${process.pid}:`,
+      REDIS_KEY_PREFIX: isolatedRedisPrefix('cors'),
     });
   });
   afterAll(async () => api?.close());
