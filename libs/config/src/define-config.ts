@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { productionSecretProblem, secretsAtDevelopmentDefault } from './production-secrets';
 import { applyDerivedDefaults } from './derived-defaults';
+import type { Env } from './env';
 
 /** Thrown at boot when the environment does not satisfy a service's config schema. */
 export class ConfigError extends Error {
@@ -9,8 +10,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-export type Env = Record<string, string | undefined>;
 
 /**
  * Parses `env` once against a zod object whose keys are the environment variable names.

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Env } from './define-config';
+import type { Env } from './env';
 
 /**
  * Defaults computed from other variables, applied (in this order) before parsing when the variable is

@@ -1,5 +1,5 @@
 export { ConfigError, defineConfig } from './define-config';
-export type { Env } from './define-config';
+export type { Env } from './env';
 export {
   envBool,
   envEnum,
