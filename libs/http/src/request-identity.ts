@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 
 /** Who a request acted for, as the request log line shows it: ids only, never a credential. */
 export interface RequestIdentity {
@@ -6,15 +6,19 @@ export interface RequestIdentity {
   clientId?: string;
 }
 
-/** Records the identity a handler established (the token endpoint after a grant) for the request log line. */
-export function setRequestIdentity(res: Response, identity: RequestIdentity): void {
-  res.locals.identity = identity;
-}
+/** A symbol slot on the response, typed through the two functions below (no untyped `res.locals` key). */
+const IDENTITY = Symbol('pfs.requestIdentity');
+type Carrier = Response & { [IDENTITY]?: RequestIdentity };
 
 /**
- * The identity of a request: the one a handler recorded, else the API's authenticated `req.auth` (declared by
- * @pfs/resource-api, read structurally here so this library does not depend on it).
+ * Records who the request acts for, for the request log line: the API's authentication step (its request
+ * context has both ids), the token endpoint after a grant.
  */
-export function requestIdentityOf(req: Request, res: Response): RequestIdentity | undefined {
-  return (res.locals.identity as RequestIdentity | undefined) ?? (req as { auth?: RequestIdentity }).auth;
+export function setRequestIdentity(res: Response, identity: RequestIdentity): void {
+  (res as Carrier)[IDENTITY] = identity;
+}
+
+/** The identity recorded for a request, if any. */
+export function requestIdentityOf(res: Response): RequestIdentity | undefined {
+  return (res as Carrier)[IDENTITY];
 }

@@ -46,7 +46,7 @@ function logRequest(
   elapsedMs: number,
   traceId: string | undefined,
 ): void {
-  const identity = requestIdentityOf(req, res);
+  const identity = requestIdentityOf(res);
   const fields = {
     req: { id: req.id, method: req.method, url: req.originalUrl },
     res: { statusCode: res.statusCode },

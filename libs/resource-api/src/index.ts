@@ -3,8 +3,8 @@
  * Routes use: requireScope/requireAreaScope, ResourceApi (parse lists, send objects and lists, created,
  * deleted), SchemaRegistry (parse and validate writes), resolveWrite (modified checks, three-way merge, 409).
  */
-export type { AuthContext } from './auth-context';
-export { userIdOf } from './auth-context';
+export { attachCallerContext, callerContextOf, callerOf, userIdOf } from './caller-context';
+export type { CallerContext } from './caller-context';
 export { httpDate, isNotModified, strongEtag } from './caching';
 export type { PreparedRepresentation } from './caching';
 export { nextCursor, parseListParams } from './list-params';

@@ -1,7 +1,7 @@
 import { inputError } from '@pfs/errors';
 import type { PageRequest } from '@pfs/resource-store';
 import type { Request } from 'express';
-import { userIdOf } from './auth-context';
+import { userIdOf } from './caller-context';
 import { pageOffset, parseBooleanParam, parsePageParams } from './pagination';
 import type { SyncTokens } from './sync-token';
 

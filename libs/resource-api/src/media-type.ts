@@ -1,5 +1,6 @@
 import { AppError } from '@pfs/errors';
 import type { NextFunction, Request, Response } from 'express';
+import { callerOf } from './caller-context';
 
 export const VENDOR_MEDIA_TYPE = 'application/vnd.service+json';
 export const CURRENT_VERSION = 1;
@@ -62,9 +63,12 @@ export function negotiateFormat(accept: string | undefined): ResponseFormat {
   });
 }
 
-/** Sets `res.locals.format` from Accept before anything else answers, so 406 comes first. */
-export function negotiateMediaType(req: Request, res: Response, next: NextFunction): void {
-  res.locals.format = negotiateFormat(req.get('accept'));
+/**
+ * Records the format negotiated from Accept in the request's context, before anything else answers, so
+ * 406 comes first. Mounted after authentication (every answer carries the rate-limit headers).
+ */
+export function negotiateMediaType(req: Request, _res: Response, next: NextFunction): void {
+  callerOf(req).format = negotiateFormat(req.get('accept'));
   next();
 }
 

@@ -1,7 +1,7 @@
 import type { Redis } from '@pfs/redis';
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import { userIdOf } from './auth-context';
+import { userIdOf } from './caller-context';
 import { ListParams, parseListParams, ParseListOptions } from './list-params';
 import { ListQueryParams } from './list-query-params';
 import { Responder } from './respond';

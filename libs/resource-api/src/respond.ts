@@ -1,9 +1,9 @@
 import type { PageResult, SyncedRecord } from '@pfs/resource-store';
 import type { Request, Response } from 'express';
-import { userIdOf } from './auth-context';
+import { callerOf, userIdOf } from './caller-context';
 import { httpDate, isNotModified, PreparedRepresentation, strongEtag } from './caching';
 import { ListParams, nextCursor } from './list-params';
-import { contentTypeFor, ResponseFormat } from './media-type';
+import { contentTypeFor } from './media-type';
 import { buildLinkHeader } from './pagination';
 import type { ListQueryParams } from './list-query-params';
 import type { SyncTokens } from './sync-token';
@@ -57,15 +57,12 @@ export class Responder {
     res.setHeader('Cache-Control', 'private, no-cache');
     if (isNotModified(req, etag, lastModified)) {
       // A 304 does not count against the rate limit: the authentication step left a refund here.
-      (res.locals.onNotModified as (() => void) | undefined)?.();
+      callerOf(req).onNotModified?.();
       res.status(304).end();
       return;
     }
     // Written raw: res.send would re-serialise Content-Type and quote the profile parameter.
-    res.setHeader(
-      'Content-Type',
-      contentTypeFor(res.locals.format as ResponseFormat, this.options.baseUrl, schema),
-    );
+    res.setHeader('Content-Type', contentTypeFor(callerOf(req).format, this.options.baseUrl, schema));
     res.setHeader('Content-Length', Buffer.byteLength(body));
     res.end(body);
   }
@@ -174,7 +171,7 @@ export class Responder {
       status: 201,
       headers: {
         Location: `${this.options.baseUrl}${path}/${id}`,
-        'Content-Type': contentTypeFor(res.locals.format as ResponseFormat, this.options.baseUrl, schema),
+        'Content-Type': contentTypeFor(callerOf(res.req).format, this.options.baseUrl, schema),
       },
       body,
     };

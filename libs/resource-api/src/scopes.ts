@@ -1,5 +1,6 @@
 import { AppError } from '@pfs/errors';
 import type { NextFunction, Request, Response } from 'express';
+import { callerContextOf } from './caller-context';
 
 /**
  * Scopes that other scopes imply. A `:rw` scope implies the `:r` of its area; entries access also brings
@@ -33,7 +34,7 @@ function insufficientScope(missing: string[]): AppError {
 /** Refuses with 403 naming the scopes missing unless every one of `needed` is granted. */
 export function requireScopes(...needed: string[]) {
   return (req: Request, _res: Response, next: NextFunction): void => {
-    const granted = req.auth?.scopes ?? [];
+    const granted = callerContextOf(req)?.scopes ?? [];
     const missing = needed.filter((scope) => !hasScope(granted, scope));
     if (missing.length) throw insufficientScope(missing);
     next();

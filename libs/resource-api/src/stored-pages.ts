@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { AuthContext } from './auth-context';
+import { callerContextOf } from './caller-context';
 import type { PreparedRepresentation } from './caching';
 import type { Responder } from './respond';
 
@@ -39,18 +39,12 @@ export class StoredPages {
    * The key of a list request's representation: user, application (`extra` is private to each one), scopes,
    * format, path and query (keys sorted).
    */
-  static keyOf(req: Request & { auth?: AuthContext }, format: string): string {
+  static keyOf(req: Request, format: string): string {
     const query = Object.entries(req.query as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
-    const scopes = [...(req.auth?.scopes ?? [])].sort().join(' ');
-    const app = req.auth?.clientId ?? 'personal';
-    return JSON.stringify([
-      req.auth?.userId ?? '',
-      app,
-      scopes,
-      format,
-      req.originalUrl.split('?')[0],
-      query,
-    ]);
+    const caller = callerContextOf(req);
+    const scopes = [...(caller?.scopes ?? [])].sort().join(' ');
+    const app = caller?.clientId ?? 'personal';
+    return JSON.stringify([caller?.userId ?? '', app, scopes, format, req.originalUrl.split('?')[0], query]);
   }
 
   /** The stored page of `key` when it was stored at `version`, else undefined. */

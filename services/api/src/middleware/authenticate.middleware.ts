@@ -1,9 +1,10 @@
 import { AppError } from '@pfs/errors';
-import { rateLimitRefusals } from '@pfs/http';
-import type { RequestGate } from '@pfs/resource-api';
+import { rateLimitRefusals, setRequestIdentity } from '@pfs/http';
+import { attachCallerContext, type RequestGate } from '@pfs/resource-api';
 import { AccessTokenRecord, parseScope } from '@pfs/contracts';
 import { runAsApp } from '@pfs/resource-store';
 import type { NextFunction, Request, Response } from 'express';
+import type { RequestContext } from '../http/request-context';
 
 const CHALLENGE = 'Bearer realm="pfs"';
 
@@ -41,7 +42,7 @@ export interface AuthenticateOptions {
   onPersonalTokenUse?: (tokenId: string) => void;
   /**
    * Requests whose handler serves the user's cached `/me` representation: the gate reads it in the same
-   * round trip (`res.locals.rateLimit.profile`), so the handler needs no second one.
+   * round trip (`requestContext(req).rateLimit.profile`), so the handler needs no second one.
    */
   prefetchProfile?: (req: Request) => boolean;
   /** Asked for a token whose Redis record is missing (Redis restarted empty): the record, from Postgres. */
@@ -59,7 +60,6 @@ export function authenticate(gate: RequestGate, options: AuthenticateOptions = {
     });
     res.setHeader('X-RateLimit-Limit', String(result.limit));
     res.setHeader('X-RateLimit-Remaining', String(result.remaining));
-    res.locals.rateLimit = result;
     if (!result.allowed) {
       rateLimitRefusals.inc({ limit: 'api' });
       throw new AppError('RATE_LIMITED', {
@@ -70,21 +70,26 @@ export function authenticate(gate: RequestGate, options: AuthenticateOptions = {
     if (!token) throw unauthenticated('Authentication is required: send Authorization: Bearer <token>.');
     const record = result.record ?? (await recoverRecord?.(token));
     if (!record) throw unauthenticated('The access token is invalid, expired or revoked.', 'invalid_token');
-    req.auth = {
+    const app = record.client_id ?? 'personal';
+    const context: RequestContext = {
       userId: record.sub,
       clientId: record.client_id,
+      app,
       scopes: parseScope(record.scope),
-      kind: record.kind,
+      tokenKind: record.kind,
       tokenId: record.token_id,
+      rateLimit: result,
+      onNotModified: counted
+        ? () => {
+            res.setHeader('X-RateLimit-Remaining', String(Math.min(result.limit, result.remaining + 1)));
+            gate.refund(result.bucketKey).catch(() => undefined);
+          }
+        : undefined,
     };
+    attachCallerContext(req, context);
+    setRequestIdentity(res, context);
     if (record.kind === 'personal' && record.token_id) onPersonalTokenUse?.(record.token_id);
-    if (counted) {
-      res.locals.onNotModified = () => {
-        res.setHeader('X-RateLimit-Remaining', String(Math.min(result.limit, result.remaining + 1)));
-        gate.refund(result.bucketKey).catch(() => undefined);
-      };
-    }
     // `extra` is private to the user and the application: repositories read the application from here.
-    runAsApp(record.client_id ?? 'personal', () => next());
+    runAsApp(app, () => next());
   };
 }

@@ -3,6 +3,7 @@ import { amountToJson, type Currency, findCurrency, listCurrencies, type RateSou
 import { parseListParam } from '@pfs/resource-api';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { optionalRequestContext } from '../../http/request-context';
 import { DATE_RULE, isValidDate } from '../entries/entry-draft';
 import { ratesReady } from './rate-book';
 
@@ -10,7 +11,8 @@ const TYPES = ['fiat', 'commodity', 'crypto', 'deprecated'];
 
 /** Currencies are readable with any valid token, whatever its scopes (the authenticate step already ran). */
 function requireAnyToken(req: Request, _res: Response, next: NextFunction): void {
-  if (!req.auth) throw new AppError('UNAUTHENTICATED', { description: 'Authentication is required.' });
+  if (!optionalRequestContext(req))
+    throw new AppError('UNAUTHENTICATED', { description: 'Authentication is required.' });
   next();
 }
 

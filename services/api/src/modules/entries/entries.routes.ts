@@ -21,6 +21,7 @@ import {
 } from '@pfs/resource-store';
 import { type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { requestContext } from '../../http/request-context';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
 import { readEntryDraft } from './entry-draft';
 import { isUnfiltered, readEntryFilters } from './entry-list-filters';
@@ -105,7 +106,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     }
     // The unchanged-page fast path: the same request at the same data version gets the bytes sent before. The
     // version also carries the rate book's load time (presented amounts convert with it).
-    const storedKey = StoredPages.keyOf(req, String(res.locals.format));
+    const storedKey = StoredPages.keyOf(req, String(requestContext(req).format));
     const version = `${await readListVersion(deps.dataSource, userId)}:${deps.rates.lastLoaded?.getTime() ?? 0}`;
     const stored = storedPages.get(storedKey, version);
     if (stored) {

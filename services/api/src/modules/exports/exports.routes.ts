@@ -5,6 +5,7 @@ import { ExportRepository, exportsTable } from '@pfs/resource-store';
 import { AppError } from '@pfs/errors';
 import { Request, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { requestContext } from '../../http/request-context';
 import { parseExportRequest } from './export-request';
 import { presentExport } from './exports.presenter';
 
@@ -40,7 +41,7 @@ export function exportsRoutes(deps: ApiDependencies): Router {
   router.post('/exports', canWrite, async (req, res) => {
     const input = parseExportRequest(req.body);
     // Everything the user has leaves with user_data, the profile included.
-    if (input.type === 'user_data' && !hasScope(req.auth?.scopes ?? [], 'user:r')) {
+    if (input.type === 'user_data' && !hasScope(requestContext(req).scopes, 'user:r')) {
       throw new AppError('INSUFFICIENT_SCOPE', {
         description: 'A user_data export also needs the user:r scope.',
         headers: { 'WWW-Authenticate': 'Bearer realm="pfs", error="insufficient_scope", scope="user:r"' },

@@ -4,6 +4,7 @@ import { ImageRepository } from '@pfs/resource-store';
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { requestContext } from '../../http/request-context';
 import { sendStoredObject } from '../files/send-stored-object';
 import { idempotentPost } from '../entries/idempotency';
 import { FILE_CONTENT_TYPES, fileKey, IMAGE_FILES } from './image-files';
@@ -42,7 +43,7 @@ export function imageFilesRoutes(deps: ApiDependencies): Router {
         status: 201,
         headers: {
           Location: `${deps.config.BASE_URL}/images/${image.id}`,
-          'Content-Type': contentTypeFor(res.locals.format, deps.config.BASE_URL, 'images'),
+          'Content-Type': contentTypeFor(requestContext(req).format, deps.config.BASE_URL, 'images'),
         },
         body: presentImage(image, deps.config.BASE_URL),
       };
@@ -64,7 +65,7 @@ export function imageFilesRoutes(deps: ApiDependencies): Router {
     const caching = { ETag: etag, 'Cache-Control': 'private, max-age=31536000, immutable' };
     if (isNotModified(req, etag)) {
       res.set(caching);
-      (res.locals.onNotModified as (() => void) | undefined)?.();
+      requestContext(req).onNotModified?.();
       res.status(304).end();
       return;
     }

@@ -1,7 +1,8 @@
 import { notFound } from '@pfs/errors';
-import { decodeRepresentation, GateResult, requireScope, userIdOf } from '@pfs/resource-api';
+import { decodeRepresentation, requireScope } from '@pfs/resource-api';
 import { Request, Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { requestContext } from '../../http/request-context';
 import { presentUser } from './me.presenter';
 
 /** The requests the authentication step reads the cached `/me` for (a miss just falls back to Postgres). */
@@ -19,8 +20,8 @@ export function meRoutes(
   const router = Router();
   const respond = deps.resourceApi.respond;
   router.get('/me', requireScope('user:r'), async (req: Request, res: Response) => {
-    const userId = userIdOf(req);
-    const lookup = (res.locals.rateLimit as GateResult | undefined)?.profile;
+    const { userId, rateLimit } = requestContext(req);
+    const lookup = rateLimit.profile;
     const cached = lookup && 'cached' in lookup ? decodeRepresentation(lookup.cached) : undefined;
     if (cached) {
       respond.sendPrepared(req, res, 'me', cached);

@@ -4,6 +4,7 @@ import { hasScope, requireScopes, userIdOf } from '@pfs/resource-api';
 import { readWatermark } from '@pfs/resource-store';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { requestContext } from '../../http/request-context';
 import { budgetsDepsOf } from '../budgets/budgets.deps';
 import { presentBudget } from '../budgets/budgets.presenter';
 import { ratesReady } from '../currencies/rate-book';
@@ -82,7 +83,7 @@ export function summaryRoutes(deps: ApiDependencies, options: SummaryOptions = {
         filters,
         customRates: user.customRates,
       });
-      const budget = hasScope(req.auth?.scopes ?? [], 'budgets:r')
+      const budget = hasScope(requestContext(req).scopes, 'budgets:r')
         ? await findSummaryBudget(
             budgets,
             { id: userId, startDay: user.startDay, currency: user.currency },

@@ -4,6 +4,7 @@ import { PUSH_TOKEN_TYPES, PushTokenRepository } from '@pfs/resource-store';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { ApiDependencies } from '../../dependencies';
+import { requestContext } from '../../http/request-context';
 import { pushTokenMismatch } from './push-token-shape';
 
 const body = z.object({
@@ -33,7 +34,7 @@ export function pushRoutes(deps: ApiDependencies): Router {
     }
     const mismatch = pushTokenMismatch(parsed.data.type, parsed.data.token, deps.config.WNS_CHANNEL_HOSTS);
     if (mismatch) throw inputError([{ field: 'token', error: mismatch }]);
-    await tokens.register(userIdOf(req), req.auth?.clientId, parsed.data.type, parsed.data.token);
+    await tokens.register(userIdOf(req), requestContext(req).clientId, parsed.data.type, parsed.data.token);
     deps.resourceApi.respond.sendNoContent(res);
   });
   return router;

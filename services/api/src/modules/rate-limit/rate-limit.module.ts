@@ -1,5 +1,5 @@
-import type { GateResult } from '@pfs/resource-api';
 import { Router } from 'express';
+import { requestContext } from '../../http/request-context';
 import type { ApiModule } from '../api-module';
 import { rateLimitSchema } from './rate-limit.schema';
 
@@ -9,8 +9,8 @@ export const rateLimitModule: ApiModule = {
   schemas: [rateLimitSchema],
   routes() {
     const router = Router();
-    router.get('/rate-limit', (_req, res) => {
-      const state = res.locals.rateLimit as GateResult;
+    router.get('/rate-limit', (req, res) => {
+      const state = requestContext(req).rateLimit;
       res.setHeader('Cache-Control', 'no-store');
       res.json({ limit: state.limit, remaining: state.remaining });
     });
