@@ -1,6 +1,6 @@
+import { RequestGate } from '@pfs/api';
 import { accessTokenKey, hashToken } from '@pfs/contracts';
 import { closeRedis, connectRedis, createRedisClient } from '@pfs/redis';
-import { RequestGate } from '@pfs/resource-api';
 import type { BenchContext } from '../bench-context';
 import type { BenchSuite } from '../bench-suite';
 import { defaultSeconds } from '../measure';

@@ -3,3 +3,4 @@ export * from './export-job';
 export * from './scopes';
 export * from './token-hash';
 export * from './wns-channel';
+export * from './user-profile-keys';

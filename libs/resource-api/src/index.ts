@@ -48,18 +48,6 @@ export {
 } from './representation';
 export { httpsMiddleware } from './https.middleware';
 export type { HttpsOptions } from './https.middleware';
-export { RequestGate } from './request-gate';
-export type { GateCheckOptions, GateOptions, GateResult } from './request-gate';
-export {
-  decodeRepresentation,
-  encodeRepresentation,
-  invalidateUserProfile,
-  UserProfileCache,
-  USER_PROFILE_KEY_PREFIX,
-  userProfileGenerationKey,
-  userProfileKey,
-} from './user-profile-cache';
-export type { ProfileMiss } from './user-profile-cache';
 export { hyperSchemaDocument, createSchemaOf, updateSchemaOf, writableProperties } from './resource-schema';
 export type { HyperLink, JsonSchema, ResourceSchema } from './resource-schema';
 export { Responder } from './respond';

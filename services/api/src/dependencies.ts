@@ -1,7 +1,7 @@
 import { warnAboutDevelopmentSecrets } from '@pfs/config';
 import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
-import { RequestGate, ResourceApi, UserProfileCache } from '@pfs/resource-api';
+import { ResourceApi } from '@pfs/resource-api';
 import { closeRedis, openRedis, Redis, redisTimeouts } from '@pfs/redis';
 import {
   databaseTimeouts,
@@ -13,6 +13,8 @@ import {
 import { createStorage, ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
 import { ApiConfig, apiConfigShape } from './config';
+import { RequestGate } from './middleware/request-gate';
+import { UserProfileCache } from './modules/me/user-profile-cache';
 import { RateBook } from './modules/currencies/rate-book';
 import { createExportQueue, ExportQueue } from './modules/exports/export-queue';
 

@@ -29,7 +29,7 @@ export type LockedProfile = { user: User; fresh: boolean } | undefined;
 
 /**
  * Called with the user's id after a write of their `users` row has committed: the API passes
- * `invalidateUserProfile` (UserProfileCache in @pfs/resource-api), which drops the cached `GET /me`.
+ * `invalidateUserProfile` (UserProfileCache in services/api), which drops the cached `GET /me`.
  */
 export type UserRowChanged = (userId: string) => Promise<void>;
 

@@ -1,5 +1,6 @@
-import { type CallerContext, type GateResult, callerContextOf, callerOf } from '@pfs/resource-api';
+import { type CallerContext, callerContextOf, callerOf } from '@pfs/resource-api';
 import type { Request } from 'express';
+import type { GateResult } from '../middleware/request-gate';
 
 /**
  * Everything the API knows about an authenticated request, typed, in one place: who calls (user, client,

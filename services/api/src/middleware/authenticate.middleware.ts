@@ -1,10 +1,11 @@
 import { AppError } from '@pfs/errors';
 import { rateLimitRefusals, setRequestIdentity } from '@pfs/http';
-import { attachCallerContext, type RequestGate } from '@pfs/resource-api';
+import { attachCallerContext } from '@pfs/resource-api';
 import { AccessTokenRecord, parseScope } from '@pfs/contracts';
 import { runAsApp } from '@pfs/resource-store';
 import type { NextFunction, Request, Response } from 'express';
 import type { RequestContext } from '../http/request-context';
+import type { RequestGate } from './request-gate';
 
 const CHALLENGE = 'Bearer realm="pfs"';
 

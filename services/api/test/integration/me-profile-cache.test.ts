@@ -1,5 +1,4 @@
-import { accessTokenKey, hashToken } from '@pfs/contracts';
-import { userProfileGenerationKey, userProfileKey } from '@pfs/resource-api';
+import { accessTokenKey, hashToken, userProfileGenerationKey, userProfileKey } from '@pfs/contracts';
 import request from 'supertest';
 import { ApiTestApp, createTestUser, issueToken, startApiTestApp } from '../support/api-test-app';
 

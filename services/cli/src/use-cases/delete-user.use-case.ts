@@ -1,6 +1,5 @@
-import { personalTokenUsedKey } from '@pfs/contracts';
+import { personalTokenUsedKey, userProfileGenerationKey, userProfileKey } from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
-import { userProfileGenerationKey, userProfileKey } from '@pfs/resource-api';
 import type { ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
 import { revokeTokens } from './revoke-tokens';

@@ -1,5 +1,4 @@
-import { accessTokenKey, hashToken } from '@pfs/contracts';
-import { userProfileGenerationKey, userProfileKey } from '@pfs/resource-api';
+import { accessTokenKey, hashToken, userProfileGenerationKey, userProfileKey } from '@pfs/contracts';
 import { uniqueEmail } from '@pfs/testing';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';

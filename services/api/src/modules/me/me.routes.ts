@@ -1,9 +1,10 @@
 import { notFound } from '@pfs/errors';
-import { decodeRepresentation, requireScope } from '@pfs/resource-api';
+import { requireScope } from '@pfs/resource-api';
 import { Request, Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { requestContext } from '../../http/request-context';
 import { presentUser } from './me.presenter';
+import { decodeRepresentation } from './user-profile-cache';
 
 /** The requests the authentication step reads the cached `/me` for (a miss just falls back to Postgres). */
 export const isGetMe = (req: Request) =>
@@ -12,7 +13,7 @@ export const isGetMe = (req: Request) =>
 /**
  * `GET /me` (user:r): served from the cached representation the authentication step read beside the token
  * record (one Redis round trip for the whole request); on a miss, read from Postgres, sent, and cached
- * unless the user was written meanwhile (UserProfileCache in @pfs/resource-api).
+ * unless the user was written meanwhile (UserProfileCache).
  */
 export function meRoutes(
   deps: Pick<ApiDependencies, 'users' | 'resourceApi' | 'profileCache' | 'logger'>,

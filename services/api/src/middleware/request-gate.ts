@@ -1,6 +1,12 @@
-import { AccessTokenRecord, accessTokenKey, hashToken, parseAccessTokenRecord } from '@pfs/contracts';
+import {
+  AccessTokenRecord,
+  accessTokenKey,
+  hashToken,
+  parseAccessTokenRecord,
+  USER_PROFILE_KEY_PREFIX,
+} from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
-import { ProfileMiss, USER_PROFILE_KEY_PREFIX } from './user-profile-cache';
+import type { ProfileMiss } from '../modules/me/user-profile-cache';
 
 /**
  * Authentication and rate limiting in one Redis round trip: the script reads the token's introspection

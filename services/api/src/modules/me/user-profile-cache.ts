@@ -1,12 +1,13 @@
+import { userProfileGenerationKey, userProfileKey } from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
-import type { PreparedRepresentation } from './caching';
+import type { PreparedRepresentation } from '@pfs/resource-api';
 
 /**
  * The `/me` representation cached in Redis, so an authenticated `GET /me` is served from the same round
  * trip as authentication and rate limiting (RequestGate reads it beside the token record) instead of a
  * second round trip to Postgres.
  *
- * Keys (under the deployment prefix): `user-profile:<userId>` holds the prepared response (ETag,
+ * Keys (@pfs/contracts, under the deployment prefix): `user-profile:<userId>` holds the prepared response (ETag,
  * Last-Modified, JSON body); `user-profile:<userId>:gen` is the user's write generation. The profile key is
  * built inside the gate script from the token record's `sub`, so a token can only ever read its own user's
  * profile.
@@ -17,13 +18,9 @@ import type { PreparedRepresentation } from './caching';
  * put it back after a write (the classic cache-aside race). The TTL bounds the damage of a writer that
  * dies between its commit and its invalidation.
  */
-export const USER_PROFILE_KEY_PREFIX = 'user-profile:';
 const PROFILE_TTL_MS = 10 * 60_000;
 /** Far longer than any request that read the generation can take to fill. */
 const GENERATION_TTL_MS = 24 * 3_600_000;
-
-export const userProfileKey = (userId: string) => `${USER_PROFILE_KEY_PREFIX}${userId}`;
-export const userProfileGenerationKey = (userId: string) => `${USER_PROFILE_KEY_PREFIX}${userId}:gen`;
 
 /** A cache miss: the generation to hand back to `fill`. */
 export interface ProfileMiss {
