@@ -1,6 +1,6 @@
 import { AppError } from '@pfs/errors';
 import type { NextFunction, Request, Response } from 'express';
-import type { SchemaRegistry } from './schema-registry';
+import type { HyperLink } from './resource-schema';
 
 interface PathMethods {
   pattern: RegExp;
@@ -12,15 +12,15 @@ export function hrefPattern(href: string): RegExp {
   return new RegExp(`^${href.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
 }
 
-function compile(registry: SchemaRegistry): PathMethods[] {
+type Served = Pick<HyperLink, 'href' | 'method'>;
+
+function compile(links: readonly Served[]): PathMethods[] {
   const byHref = new Map<string, Set<string>>();
-  for (const schema of registry.list()) {
-    for (const link of schema.links) {
-      const methods = byHref.get(link.href) ?? new Set<string>();
-      methods.add(link.method);
-      if (link.method === 'GET') methods.add('HEAD');
-      byHref.set(link.href, methods);
-    }
+  for (const link of links) {
+    const methods = byHref.get(link.href) ?? new Set<string>();
+    methods.add(link.method);
+    if (link.method === 'GET') methods.add('HEAD');
+    byHref.set(link.href, methods);
   }
   return [...byHref].map(([href, methods]) => ({
     pattern: hrefPattern(href),
@@ -29,13 +29,12 @@ function compile(registry: SchemaRegistry): PathMethods[] {
 }
 
 /**
- * Runs after every route: a path the schemas describe, asked with a method none of its links has, is a
- * 405 with `Allow` (from the same hyper-schema links the docs show); anything else falls through to 404.
+ * Runs after every route: a path the operations publish, asked with a method none of them has, is a 405
+ * with `Allow` (from the same links the docs show); anything else falls through to 404.
  */
-export function methodNotAllowed(registry: SchemaRegistry) {
-  let paths: PathMethods[] | undefined;
+export function methodNotAllowed(links: readonly Served[]) {
+  const paths = compile(links);
   return (req: Request, _res: Response, next: NextFunction): void => {
-    paths ??= compile(registry);
     const allowed = new Set<string>();
     for (const entry of paths) if (entry.pattern.test(req.path)) entry.methods.forEach((m) => allowed.add(m));
     if (allowed.size && !allowed.has(req.method)) {

@@ -1,6 +1,7 @@
 import { inputError } from '@pfs/errors';
 import Ajv2019, { ErrorObject, ValidateFunction } from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
+import { isDeepStrictEqual } from 'node:util';
 import { normalizeBody } from './normalize-body';
 import {
   createSchemaOf,
@@ -48,8 +49,8 @@ export class SchemaRegistry {
 
   register(schema: ResourceSchema): void {
     const existing = this.compiled.get(schema.name);
-    // The same module registering again (a second app over the same dependencies) is harmless.
-    if (existing?.schema === schema) return;
+    // The same resource published again (a second app over the same dependencies) is harmless.
+    if (existing && isDeepStrictEqual(existing.schema, schema)) return;
     if (existing) throw new Error(`two different schemas are named ${schema.name}`);
     this.compiled.set(schema.name, {
       schema,

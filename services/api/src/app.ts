@@ -18,6 +18,7 @@ import {
   methodNotAllowed,
   negotiateMediaType,
   placeholderBodies,
+  publishResources,
   requireJsonBody,
 } from '@pfs/resource-api';
 import { migrationsCheck, poolStatsOf, resourceMigrations } from '@pfs/resource-store';
@@ -26,7 +27,8 @@ import helmet from 'helmet';
 import { isHttpsRequired } from './config';
 import type { ApiDependencies } from './dependencies';
 import { authenticate } from './middleware/authenticate.middleware';
-import { apiModules } from './modules';
+import { apiModules, type ApiModule } from './modules';
+import { PUBLISHED_ORDER } from './modules/published-order';
 import { schemaRoutes } from './modules/schema/schema.routes';
 import { exportFilesRoutes } from './modules/exports/export-files.routes';
 import { personalTokenUseRecorder } from './middleware/personal-token-use';
@@ -40,11 +42,17 @@ function trustProxyValue(raw: string): boolean | number | string {
   return raw;
 }
 
-/** Builds the resource API from its dependencies; no I/O happens here. */
-export function buildApiApp(deps: ApiDependencies): Express {
-  for (const module of apiModules) {
-    module.schemas?.forEach((schema) => deps.resourceApi.schemas.register(schema));
-  }
+/**
+ * Builds the resource API from its dependencies; no I/O happens here. `modules` is every module by
+ * default (a test passes them in another order to show the order changes no answer).
+ */
+export function buildApiApp(deps: ApiDependencies, modules: readonly ApiModule[] = apiModules): Express {
+  const published = publishResources(
+    modules.flatMap((module) => module.schemas ?? []),
+    [],
+    PUBLISHED_ORDER,
+  );
+  published.forEach((schema) => deps.resourceApi.schemas.register(schema));
   // Redis holds token records without persistence; after it restarts empty they come back from Postgres.
   const fallback = new TokenRecordFallback(deps.dataSource, deps.redis);
   const app = express();
@@ -79,7 +87,7 @@ export function buildApiApp(deps: ApiDependencies): Express {
       recoverRecord: (token) => fallback.recover(token),
     }),
   );
-  for (const module of apiModules) {
+  for (const module of modules) {
     if (module.fileRoutes) app.use(module.fileRoutes(deps));
   }
   app.use(negotiateMediaType);
@@ -87,10 +95,10 @@ export function buildApiApp(deps: ApiDependencies): Express {
   app.use(express.json({ type: jsonBodyTypes, limit: '256kb', verify: jsonDepthVerifier() }));
   app.use(bodyTextGuard);
   app.use(placeholderBodies(deps.resourceApi.schemas));
-  for (const module of apiModules) {
+  for (const module of modules) {
     app.use(module.routes(deps));
   }
-  app.use(methodNotAllowed(deps.resourceApi.schemas));
+  app.use(methodNotAllowed(published.flatMap((schema) => schema.links)));
   app.use(routeNotFoundMiddleware);
   app.use(errorMiddleware(deps.logger));
   return app;
