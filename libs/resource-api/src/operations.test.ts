@@ -1,6 +1,7 @@
 import { AppError } from '@pfs/errors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
+import { attachCallerContext, callerOf } from './caller-context';
 import { methodNotAllowed } from './method-not-allowed';
 import type { Operation, PublishedResource } from './operation';
 import { operationsRouter } from './operations-router';
@@ -58,10 +59,10 @@ const operations: Operation<Ctx>[] = [
 function appOf(list: Operation<Ctx>[], scopes: string[]) {
   const app = express();
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    req.auth = { userId: 'u', scopes, kind: 'access' };
+    attachCallerContext(req, { userId: 'u', scopes });
     next();
   });
-  app.use(operationsRouter(list, (req) => ({ scopes: req.auth!.scopes })));
+  app.use(operationsRouter(list, (req) => ({ scopes: [...callerOf(req).scopes] })));
   app.use(methodNotAllowed(list));
   // The status and headers of the error, as the services' error middleware sends them.
   app.use((error: AppError, _req: Request, res: Response, _next: NextFunction) => {
