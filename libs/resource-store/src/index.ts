@@ -112,3 +112,4 @@ export { sumBudgetWindows } from './repositories/budget-window-sums';
 export type { BudgetWindow, BudgetWindowTotal } from './repositories/budget-window-sums';
 export { listEntryLocations } from './repositories/entry-locations';
 export type { EntryLocationQuery, LocationGroup } from './repositories/entry-locations';
+export * from './export-rows';

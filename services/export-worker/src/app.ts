@@ -5,7 +5,6 @@ import {
   requestIdMiddleware,
   routeNotFoundMiddleware,
 } from '@pfs/http';
-import { migrationsCheck, poolStatsOf, resourceMigrations } from '@pfs/resource-store';
 import type { Worker } from 'bullmq';
 import express, { Express } from 'express';
 import type { WorkerDependencies } from './dependencies';
@@ -16,15 +15,15 @@ export function buildWorkerApp(deps: WorkerDependencies, worker: () => Worker | 
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   const checks = {
-    postgres: () => deps.dataSource.query('SELECT 1'),
+    postgres: deps.storeHealth.postgres,
     redis: () => deps.redis.ping(),
-    migrations: migrationsCheck(deps.dataSource, [resourceMigrations]),
+    migrations: deps.storeHealth.migrations,
     queue: async () => {
       if (!worker()?.isRunning()) throw new Error('worker not running');
     },
   };
   app.use(healthRoutes(checks));
-  observeDependencies({ checks, pool: () => poolStatsOf(deps.dataSource) });
+  observeDependencies({ checks, pool: deps.storeHealth.pool });
   app.use(routeNotFoundMiddleware);
   app.use(errorMiddleware(deps.logger));
   return app;

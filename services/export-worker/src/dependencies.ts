@@ -2,27 +2,56 @@ import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { closeRedis, openRedis, Redis, redisTimeouts } from '@pfs/redis';
 import {
+  AdvisoryLocks,
   databaseTimeouts,
   ExportRepository,
+  ExportSheetRepository,
+  ExportStatementRepository,
+  migrationsCheck,
   NotificationRepository,
   openDatabase,
+  poolStatsOf,
   PushTokenRepository,
   resourceEntities,
   resourceMigrations,
+  UserArchiveRepository,
   UserRepository,
 } from '@pfs/resource-store';
+import type { DataSource } from 'typeorm';
 import { createStorage } from '@pfs/storage';
 import type { WorkerConfig } from './config';
 import { createMailer } from './delivery/mailer';
 import { createUserSlots } from './delivery/user-slots';
 import { closePushProviders, createPushProviders } from './push/create-push-providers';
 import { sendDuePushes } from './push/send-due-pushes.use-case';
-import type { PipelineDependencies } from './use-cases/pipeline-dependencies';
+import type { PipelineDependencies, WorkerRepositories } from './use-cases/pipeline-dependencies';
+
+/** The store's side of the health probes: what /health checks and the pool gauge reads. */
+export interface StoreHealth {
+  postgres(): Promise<unknown>;
+  migrations(): Promise<unknown>;
+  pool(): ReturnType<typeof poolStatsOf>;
+}
 
 export interface WorkerDependencies extends PipelineDependencies {
   config: WorkerConfig;
   redis: Redis;
+  storeHealth: StoreHealth;
   close(): Promise<void>;
+}
+
+/** Every repository the worker uses, built once over its data source. */
+export function workerRepositories(dataSource: DataSource): WorkerRepositories {
+  return {
+    exports: new ExportRepository(dataSource),
+    exportSheets: new ExportSheetRepository(dataSource),
+    exportStatements: new ExportStatementRepository(dataSource),
+    userArchives: new UserArchiveRepository(dataSource),
+    notifications: new NotificationRepository(dataSource),
+    pushTokens: new PushTokenRepository(dataSource),
+    users: new UserRepository(dataSource),
+    locks: new AdvisoryLocks(dataSource),
+  };
 }
 
 export async function createWorkerDependencies(
@@ -52,18 +81,25 @@ export async function createWorkerDependencies(
       throw error;
     });
   const mailer = createMailer(config.SMTP_URL, config.SMTP_FROM);
-  const pushTokens = new PushTokenRepository(dataSource);
+  const repos = workerRepositories(dataSource);
   return {
     config,
     logger,
-    dataSource,
+    repos,
     redis,
+    storeHealth: {
+      postgres: () => dataSource.query('SELECT 1'),
+      migrations: migrationsCheck(dataSource, [resourceMigrations]),
+      pool: () => poolStatsOf(dataSource),
+    },
     storage: createStorage(config),
-    exports: new ExportRepository(dataSource),
-    notifications: new NotificationRepository(dataSource),
-    pushTokens,
-    sendPushes: () => sendDuePushes({ pushTokens, providers, logger, maxAttempts: config.PUSH_MAX_ATTEMPTS }),
-    users: new UserRepository(dataSource),
+    sendPushes: () =>
+      sendDuePushes({
+        pushTokens: repos.pushTokens,
+        providers,
+        logger,
+        maxAttempts: config.PUSH_MAX_ATTEMPTS,
+      }),
     slots: createUserSlots(redis, config.EXPORT_USER_CONCURRENCY),
     mailer,
     ttlSeconds: config.EXPORT_TTL_SECONDS,

@@ -2,23 +2,14 @@ import archiver from 'archiver';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { DataSource } from 'typeorm';
+import type { ArchivedImage, UserArchiveRepository } from '@pfs/resource-store';
 import { ObjectNotFoundError, type ObjectStorage } from '@pfs/storage';
-import { streamRows } from './row-cursor';
-
-interface ImageRow {
-  id: string;
-  type: 'image' | 'pdf';
-  filename: string | null;
-  storage_prefix: string;
-  entries: string[] | null;
-}
 
 /** The stored file an archive carries per image: the full-size JPEG, or the PDF as uploaded. */
 const STORED_FILE = { image: 'full.jpg', pdf: 'document.pdf' } as const;
 
 /** `<id>-<name>.<ext>`: unique in the archive, and safe as a path whatever the user named the file. */
-function archiveName(row: ImageRow): string {
+function archiveName(row: ArchivedImage): string {
   const extension = row.type === 'pdf' ? 'pdf' : 'jpg';
   const base = (row.filename ?? '')
     .replace(/\.[A-Za-z0-9]{1,5}$/, '')
@@ -34,7 +25,7 @@ function archiveName(row: ImageRow): string {
  * the zip (the next is opened only when the previous is written), so memory stays flat at any count.
  */
 export async function writeAttachmentsArchive(
-  source: DataSource,
+  archives: UserArchiveRepository,
   storage: ObjectStorage,
   userId: string,
   out: Writable,
@@ -42,12 +33,7 @@ export async function writeAttachmentsArchive(
   const archive = archiver('zip', { store: true });
   archive.pipe(out);
   const index: Array<Record<string, unknown>> = [];
-  const sql = `SELECT i.id::text AS id, i.type, i.filename, i.storage_prefix,
-      (SELECT array_agg(e.id::text ORDER BY e.id) FROM entries e
-        WHERE e.user_id = i.user_id AND NOT e.deleted AND e.image_ids @> ARRAY[i.id]) AS entries
-    FROM images i WHERE i.user_id = $1 AND NOT i.deleted AND i.status = 'uploaded' ORDER BY i.id`;
-  for await (const row of streamRows(source, sql, [userId]) as AsyncIterable<unknown>) {
-    const image = row as ImageRow;
+  for await (const image of archives.images(userId)) {
     let name: string | null = `images/${archiveName(image)}`;
     let skipped: string | undefined;
     try {

@@ -1,7 +1,8 @@
-/** One cell as the formatters receive it: money and other numerics arrive as exact decimal strings. */
-export type CellValue = string | number | boolean | null;
+import type { ExportCell, ExportRow } from '@pfs/resource-store';
 
-export type ExportRow = Record<string, CellValue>;
+/** One cell as the formatters receive it: money and other numerics arrive as exact decimal strings. */
+export type CellValue = ExportCell;
+export type { ExportRow };
 
 export interface ExportColumn {
   key: string;

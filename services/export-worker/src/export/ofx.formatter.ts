@@ -2,33 +2,13 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { coalesceChunks } from './coalesce-chunks';
-import type { ExportRow } from './export-table';
+import type { StatementAccount, StatementTransaction } from '@pfs/resource-store';
 
-/** One account's statement header: what OFX's STMTRS names before the transactions. */
-export interface OfxAccount {
-  id: string;
-  type: string;
-  currency: string;
-  /** The account's balance now (initial balance + every live entry), exact decimal text. */
-  balance: string;
-}
+/** One account's statement header (the store's row): what OFX's STMTRS names before the transactions. */
+export type OfxAccount = StatementAccount;
 
-/**
- * One transaction of a statement, as the OFX query returns it: `account_amount` is in the account's
- * currency (OFX's CURDEF); `amount`/`currency`/`rate` are the entry's own when it was in another currency.
- */
-export interface OfxTransaction extends ExportRow {
-  account_id: string;
-  id: string;
-  date: string;
-  account_amount: string;
-  amount: string;
-  currency: string;
-  rate: string;
-  description: string | null;
-  category: string | null;
-  is_transfer: boolean;
-}
+/** One transaction of a statement (the store's row); `account_amount` is in the account's currency (CURDEF). */
+export type OfxTransaction = StatementTransaction;
 
 export interface OfxInput {
   accounts: OfxAccount[];

@@ -1,7 +1,7 @@
 import type { ExportFormat, ExportResource } from '@pfs/contracts';
 import type { ExportRecord } from '@pfs/resource-store';
-import type { DataSource } from 'typeorm';
 import type { ObjectStorage } from '@pfs/storage';
+import type { WorkerRepositories } from '../use-cases/pipeline-dependencies';
 import { writeAttachmentsArchive } from './attachments.archive';
 import { writeCsv } from './csv.formatter';
 import type { ExportFile } from './export-file';
@@ -18,9 +18,11 @@ const CONTENT_TYPES: Record<Exclude<ExportFormat, 'xls'>, string> = {
   ofx: 'application/x-ofx',
 };
 
+type ExportRepos = Pick<WorkerRepositories, 'exportSheets' | 'exportStatements' | 'userArchives'>;
+
 /** The files one export produces, in order; each is generated only when it is written. */
 export function planExportFiles(
-  source: DataSource,
+  repos: ExportRepos,
   storage: ObjectStorage,
   record: ExportRecord,
 ): ExportFile[] {
@@ -30,7 +32,7 @@ export function planExportFiles(
       {
         filename: `user-data-${record.id}.json`,
         contentType: 'application/json',
-        write: (out) => writeUserDataArchive(source, record.userId, out),
+        write: (out) => writeUserDataArchive(repos.userArchives, record.userId, out),
       },
     ];
   }
@@ -39,12 +41,12 @@ export function planExportFiles(
       {
         filename: `attachments-${record.id}.zip`,
         contentType: 'application/zip',
-        write: (out) => writeAttachmentsArchive(source, storage, record.userId, out),
+        write: (out) => writeAttachmentsArchive(repos.userArchives, storage, record.userId, out),
       },
     ];
   }
   const resources = record.resources as ExportResource[];
-  const tables = () => resources.map((resource) => tableFor(source, resource, scope));
+  const tables = () => resources.map((resource) => tableFor(repos.exportSheets, resource, scope));
   const title = `Export ${record.from ?? '…'} – ${record.to ?? '…'}`;
   const files: ExportFile[] = [];
   // `xls` is the reference's name for the workbook: asked with `xlsx` too, one workbook is written.
@@ -55,7 +57,7 @@ export function planExportFiles(
         files.push({
           filename: `${resource}-${record.id}.csv`,
           contentType: CONTENT_TYPES.csv,
-          write: (out) => writeCsv(tableFor(source, resource, scope), out),
+          write: (out) => writeCsv(tableFor(repos.exportSheets, resource, scope), out),
         });
       }
     } else if (format === 'xlsx') {
@@ -74,7 +76,7 @@ export function planExportFiles(
       files.push({
         filename: `export-${record.id}.ofx`,
         contentType: CONTENT_TYPES.ofx,
-        write: (out) => writeOfxStatement(source, scope, resources, out),
+        write: (out) => writeOfxStatement(repos.exportStatements, scope, resources, out),
       });
     }
   }

@@ -12,10 +12,10 @@ export async function cleanupExpiredExports(
 ): Promise<number> {
   let cleaned = 0;
   for (;;) {
-    const expired = await deps.exports.findExpired(now, BATCH);
+    const expired = await deps.repos.exports.findExpired(now, BATCH);
     for (const record of expired) {
       if (record.storageKey) await deps.storage.delete(record.storageKey);
-      await deps.exports.markExpired(record.userId, record.id);
+      await deps.repos.exports.markExpired(record.userId, record.id);
       cleaned += 1;
     }
     if (expired.length < BATCH) return cleaned;

@@ -21,14 +21,14 @@ export async function deliverExport(
 ): Promise<ExportRecord | undefined> {
   const until = record.validUntil?.toISOString().replace(/\.\d{3}Z$/, 'Z') ?? '';
   const text = `Your export ${record.filename} (${formatSize(record.filesize ?? 0)}) is ready to download until ${until}.`;
-  const notification = await deps.notifications.createForExport(record.userId, record.id, {
+  const notification = await deps.repos.notifications.createForExport(record.userId, record.id, {
     type: 'export',
     action: 'generated',
     text,
   });
   if (!record.seen) {
-    for (const device of await deps.pushTokens.listForUser(record.userId)) {
-      await deps.pushTokens.recordDelivery(record.userId, device.id, notification.id, {
+    for (const device of await deps.repos.pushTokens.listForUser(record.userId)) {
+      await deps.repos.pushTokens.recordDelivery(record.userId, device.id, notification.id, {
         device_type: device.type,
         notification: { id: notification.id, type: 'export', action: 'generated', text },
         export: { id: record.id, status: 'generated' },
@@ -41,7 +41,7 @@ export async function deliverExport(
       );
   }
   if (deps.mailer) {
-    const user = await deps.users.findById(record.userId);
+    const user = await deps.repos.users.findById(record.userId);
     if (user) {
       await deps.mailer.send({
         to: user.email,
@@ -50,5 +50,5 @@ export async function deliverExport(
       });
     }
   }
-  return deps.exports.advance(record.userId, record.id, ['sending'], 'sent');
+  return deps.repos.exports.advance(record.userId, record.id, ['sending'], 'sent');
 }

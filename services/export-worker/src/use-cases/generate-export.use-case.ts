@@ -12,7 +12,7 @@ export async function generateExport(
   deps: PipelineDependencies,
   record: ExportRecord,
 ): Promise<ExportRecord | undefined> {
-  const files = planExportFiles(deps.dataSource, deps.storage, record);
+  const files = planExportFiles(deps.repos, deps.storage, record);
   if (!files.length)
     throw new ExportFailure('The export has nothing to produce: choose at least one resource and format.');
   const stored = await storeExportFiles(
@@ -25,7 +25,7 @@ export async function generateExport(
     expiresInSeconds: deps.ttlSeconds,
     filename: stored.filename,
   });
-  return deps.exports.advance(record.userId, record.id, ['generating'], 'generated', {
+  return deps.repos.exports.advance(record.userId, record.id, ['generating'], 'generated', {
     storageKey: stored.key,
     filename: stored.filename,
     filesize: stored.size,

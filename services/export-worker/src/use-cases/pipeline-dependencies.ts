@@ -1,24 +1,39 @@
 import type { Logger } from '@pfs/logger';
 import type {
+  AdvisoryLocks,
   ExportRepository,
+  ExportSheetRepository,
+  ExportStatementRepository,
   NotificationRepository,
   PushTokenRepository,
+  UserArchiveRepository,
   UserRepository,
 } from '@pfs/resource-store';
 import type { ObjectStorage } from '@pfs/storage';
-import type { DataSource } from 'typeorm';
 import type { Mailer } from '../delivery/mailer';
 import type { UserSlots } from '../delivery/user-slots';
+
+/** The store as the worker reaches it: every repository, built once (dependencies.ts). */
+export interface WorkerRepositories {
+  exports: ExportRepository;
+  /** The rows of an export's sheets (expenses, budgets, …). */
+  exportSheets: ExportSheetRepository;
+  /** The rows of an export's OFX statement. */
+  exportStatements: ExportStatementRepository;
+  /** The user_data and attachments archives' rows. */
+  userArchives: UserArchiveRepository;
+  notifications: NotificationRepository;
+  pushTokens: PushTokenRepository;
+  users: UserRepository;
+  /** Work one worker at a time does (the sweeper). */
+  locks: AdvisoryLocks;
+}
 
 /** What the export pipeline needs, and nothing more (tests build it with real parts). */
 export interface PipelineDependencies {
   logger: Logger;
-  dataSource: DataSource;
+  repos: WorkerRepositories;
   storage: ObjectStorage;
-  exports: ExportRepository;
-  notifications: NotificationRepository;
-  pushTokens: PushTokenRepository;
-  users: UserRepository;
   slots: UserSlots;
   mailer?: Mailer;
   /** Sends the push outbox's due pushes (absent: pushes wait for the scheduled job). */

@@ -1,4 +1,4 @@
-import type { PipelineDependencies } from './pipeline-dependencies';
+import type { WorkerRepositories } from './pipeline-dependencies';
 import { failExport } from './run-export.use-case';
 
 /**
@@ -7,7 +7,7 @@ import { failExport } from './run-export.use-case';
  */
 export const UNFINISHED_AFTER_MS = 15 * 60 * 1000;
 
-/** One sweeper at a time across workers (pg_try_advisory_lock: a busy sweeper makes the others skip). */
+/** One sweeper at a time across workers (an advisory lock: a busy sweeper makes the others skip). */
 const SWEEP_LOCK_KEY = 7_302_511;
 
 /** BullMQ states of a job that will still run its processor. */
@@ -53,22 +53,11 @@ export function reasonOfFailedJob(message: string): string {
  *   handler ran): the export ends in `error` with a reason and the user is notified, as that handler does.
  */
 export async function repairUnfinishedExports(
-  deps: Pick<PipelineDependencies, 'exports' | 'dataSource' | 'notifications'>,
+  deps: { repos: Pick<WorkerRepositories, 'exports' | 'locks' | 'notifications'> },
   jobs: ExportJobs,
   now: Date = new Date(),
 ): Promise<RepairCounts | undefined> {
-  const lock = deps.dataSource.createQueryRunner();
-  try {
-    const [{ locked }] = await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [SWEEP_LOCK_KEY]);
-    if (!locked) return undefined;
-    try {
-      return await repairAll(deps, jobs, now);
-    } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK_KEY]);
-    }
-  } finally {
-    await lock.release();
-  }
+  return deps.repos.locks.runIfFree(SWEEP_LOCK_KEY, () => repairAll(deps, jobs, now));
 }
 
 async function repairAll(
@@ -77,7 +66,10 @@ async function repairAll(
   now: Date,
 ): Promise<RepairCounts> {
   const counts: RepairCounts = { requeued: 0, failed: 0 };
-  const unfinished = await deps.exports.findUnfinished(new Date(now.getTime() - UNFINISHED_AFTER_MS), 500);
+  const unfinished = await deps.repos.exports.findUnfinished(
+    new Date(now.getTime() - UNFINISHED_AFTER_MS),
+    500,
+  );
   for (const { userId, id } of unfinished) {
     const latest = await jobs.latestRun(id);
     if (latest && LIVE_STATES.includes(latest.state)) continue;

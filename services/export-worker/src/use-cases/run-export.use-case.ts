@@ -2,7 +2,7 @@ import type { ExportStatus } from '@pfs/contracts';
 import type { ExportRecord } from '@pfs/resource-store';
 import { deliverExport } from './deliver-export.use-case';
 import { generateExport } from './generate-export.use-case';
-import type { PipelineDependencies } from './pipeline-dependencies';
+import type { PipelineDependencies, WorkerRepositories } from './pipeline-dependencies';
 
 export const TERMINAL_STATUSES: readonly ExportStatus[] = ['sent', 'error'];
 
@@ -12,7 +12,7 @@ async function step(deps: PipelineDependencies, record: ExportRecord): Promise<E
     case 'generating':
       return generateExport(deps, record);
     case 'generated':
-      return deps.exports.advance(record.userId, record.id, ['generated'], 'sending');
+      return deps.repos.exports.advance(record.userId, record.id, ['generated'], 'sending');
     case 'sending':
       return deliverExport(deps, record);
     default:
@@ -30,10 +30,10 @@ export async function runExport(
   userId: string,
   exportId: string,
 ): Promise<ExportRecord | undefined> {
-  let record = await deps.exports.findById(userId, exportId);
+  let record = await deps.repos.exports.findById(userId, exportId);
   while (record && !TERMINAL_STATUSES.includes(record.status)) {
     const moved = await step(deps, record);
-    record = moved ?? (await deps.exports.findById(userId, exportId));
+    record = moved ?? (await deps.repos.exports.findById(userId, exportId));
     if (!moved && record && !TERMINAL_STATUSES.includes(record.status)) {
       deps.logger.info(
         { exportId, status: record.status },
@@ -46,12 +46,12 @@ export async function runExport(
 
 /** Marks the export failed with a reason the user can read, and tells the user (once). */
 export async function failExport(
-  deps: Pick<PipelineDependencies, 'exports' | 'notifications'>,
+  deps: { repos: Pick<WorkerRepositories, 'exports' | 'notifications'> },
   userId: string,
   exportId: string,
   reason: string,
 ): Promise<void> {
-  const failed = await deps.exports.advance(
+  const failed = await deps.repos.exports.advance(
     userId,
     exportId,
     ['generating', 'generated', 'sending'],
@@ -61,7 +61,7 @@ export async function failExport(
     },
   );
   if (failed) {
-    await deps.notifications.createForExport(userId, exportId, {
+    await deps.repos.notifications.createForExport(userId, exportId, {
       type: 'export',
       action: 'error',
       text: `Your export failed: ${reason}`,

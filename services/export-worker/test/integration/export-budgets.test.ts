@@ -30,7 +30,7 @@ async function insertBudget(seed: LedgerSeed, snapshot: Partial<BudgetSnapshot>)
 }
 
 async function exportBudgets(seed: LedgerSeed, from: string, to: string): Promise<string[][]> {
-  const created = await pipeline.deps.exports.create(seed.userId, {
+  const created = await pipeline.deps.repos.exports.create(seed.userId, {
     type: 'export',
     resources: ['budgets'],
     formats: ['csv'],

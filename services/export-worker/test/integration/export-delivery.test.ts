@@ -11,7 +11,7 @@ import { parseCsv, parseXlsx } from '../support/read-export-file';
 import { LedgerSeed } from '../support/seed-ledger';
 
 const exportOf = (pipeline: TestPipeline, userId: string, formats: string[]) =>
-  pipeline.deps.exports.create(userId, {
+  pipeline.deps.repos.exports.create(userId, {
     type: 'export',
     resources: ['expenses'],
     formats,
@@ -79,8 +79,10 @@ describe('exports stored on S3', () => {
     );
     expect(await cleanupExpiredExports(pipeline.deps)).toBeGreaterThanOrEqual(1);
     expect(await pipeline.deps.storage.size(done.storageKey!)).toBeUndefined();
-    expect(await pipeline.deps.exports.findById(seed.userId, done.id)).toBeUndefined();
-    const deleted = (await pipeline.deps.exports.findById(seed.userId, done.id, { includeDeleted: true }))!;
+    expect(await pipeline.deps.repos.exports.findById(seed.userId, done.id)).toBeUndefined();
+    const deleted = (await pipeline.deps.repos.exports.findById(seed.userId, done.id, {
+      includeDeleted: true,
+    }))!;
     expect(deleted).toMatchObject({ deleted: true, storageKey: null, downloadUrl: null });
   });
 });
@@ -114,7 +116,7 @@ describe('exports on the filesystem, emailed when SMTP_URL is set', () => {
 
   it('when the export is sent, then the user gets one email with the download link', async () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
-    const user = (await pipeline.deps.users.findById(seed.userId))!;
+    const user = (await pipeline.deps.repos.users.findById(seed.userId))!;
     const done = (await runExport(
       pipeline.deps,
       seed.userId,

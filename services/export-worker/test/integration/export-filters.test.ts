@@ -132,7 +132,7 @@ async function exportedIds(
   from?: string,
   to?: string,
 ): Promise<string[]> {
-  const created = await pipeline.deps.exports.create(seed.userId, {
+  const created = await pipeline.deps.repos.exports.create(seed.userId, {
     type: 'export',
     resources: [resource],
     formats: ['csv'],

@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterAll(() => pipeline.close());
 
 async function exportOfx(resources: string[], extra: Record<string, unknown> = {}) {
-  const created = await pipeline.deps.exports.create(seed.userId, {
+  const created = await pipeline.deps.repos.exports.create(seed.userId, {
     type: 'export',
     resources: resources as never,
     formats: ['ofx'],
@@ -137,7 +137,7 @@ describe('OFX export', () => {
   });
 
   it('when xls (the reference name) and xlsx are both asked, then one workbook is written', async () => {
-    const created = await pipeline.deps.exports.create(seed.userId, {
+    const created = await pipeline.deps.repos.exports.create(seed.userId, {
       type: 'export',
       resources: ['expenses'],
       formats: ['xls', 'xlsx', 'csv'],

@@ -18,9 +18,9 @@ const readStored = async (record: ExportRecord) =>
 
 async function exportOf(
   userId: string,
-  input: Partial<Parameters<TestPipeline['deps']['exports']['create']>[1]>,
+  input: Partial<Parameters<TestPipeline['deps']['repos']['exports']['create']>[1]>,
 ) {
-  const created = await pipeline.deps.exports.create(userId, {
+  const created = await pipeline.deps.repos.exports.create(userId, {
     type: 'export',
     resources: ['expenses'],
     formats: ['csv'],
@@ -37,7 +37,7 @@ describe('the export pipeline', () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
     const account = await seed.account('Wallet');
     await seed.entry({ account, amount: '-3.20', date: '2026-03-01', description: 'coffee' });
-    const created = await pipeline.deps.exports.create(seed.userId, {
+    const created = await pipeline.deps.repos.exports.create(seed.userId, {
       type: 'export',
       resources: ['expenses'],
       formats: ['csv'],
@@ -47,8 +47,8 @@ describe('the export pipeline', () => {
     });
     expect(created.status).toBe('generating');
     const stored: string[] = [];
-    const advance = pipeline.deps.exports.advance.bind(pipeline.deps.exports);
-    const spy = jest.spyOn(pipeline.deps.exports, 'advance').mockImplementation(async (...args) => {
+    const advance = pipeline.deps.repos.exports.advance.bind(pipeline.deps.repos.exports);
+    const spy = jest.spyOn(pipeline.deps.repos.exports, 'advance').mockImplementation(async (...args) => {
       const result = await advance(...args);
       // Read back from Postgres, outside the pipeline: the move is committed before the next step.
       const [{ status }] = await pipeline.dataSource.query(`SELECT status FROM exports WHERE id = $1`, [
@@ -73,7 +73,7 @@ describe('the export pipeline', () => {
       spy.mockRestore();
     }
     const rows = await parseCsv(
-      (await readStored((await pipeline.deps.exports.findById(seed.userId, created.id))!)).toString(),
+      (await readStored((await pipeline.deps.repos.exports.findById(seed.userId, created.id))!)).toString(),
     );
     expect(rows).toEqual([
       ['Date', 'Account', 'Category', 'Tags', 'Amount', 'Currency', 'Description', 'Location', 'Entry id'],
@@ -83,9 +83,9 @@ describe('the export pipeline', () => {
 
   it('when an export is sent, then the user has one notification for it, even if delivery is repeated', async () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
-    await pipeline.deps.pushTokens.register(seed.userId, 'app-1', 'google', 'device-token-1');
+    await pipeline.deps.repos.pushTokens.register(seed.userId, 'app-1', 'google', 'device-token-1');
     const done = await exportOf(seed.userId, { resources: ['balances'] });
-    const page = await pipeline.deps.notifications.list(seed.userId, {
+    const page = await pipeline.deps.repos.notifications.list(seed.userId, {
       perPage: 50,
       offset: 0,
       includeDeleted: false,
@@ -93,13 +93,13 @@ describe('the export pipeline', () => {
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({ type: 'export', action: 'generated', exportId: done.id });
     expect(page.items[0].text).toContain(done.filename!);
-    const again = await pipeline.deps.notifications.createForExport(seed.userId, done.id, {
+    const again = await pipeline.deps.repos.notifications.createForExport(seed.userId, done.id, {
       type: 'export',
       action: 'generated',
       text: 'x',
     });
     expect(again.id).toBe(page.items[0].id);
-    const pushes = await pipeline.deps.pushTokens.listDeliveries(seed.userId);
+    const pushes = await pipeline.deps.repos.pushTokens.listDeliveries(seed.userId);
     expect(pushes).toHaveLength(1);
     expect(pushes[0].payload).toMatchObject({
       device_type: 'google',
@@ -110,8 +110,8 @@ describe('the export pipeline', () => {
 
   it('when the export is already seen, then no push is recorded (the notification still is)', async () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
-    await pipeline.deps.pushTokens.register(seed.userId, undefined, 'apple', 'device-token-2');
-    const created = await pipeline.deps.exports.create(seed.userId, {
+    await pipeline.deps.repos.pushTokens.register(seed.userId, undefined, 'apple', 'device-token-2');
+    const created = await pipeline.deps.repos.exports.create(seed.userId, {
       type: 'export',
       resources: ['summary'],
       formats: ['csv'],
@@ -119,12 +119,17 @@ describe('the export pipeline', () => {
       from: null,
       to: null,
     });
-    await pipeline.deps.exports.setSeen(seed.userId, created.id, true);
+    await pipeline.deps.repos.exports.setSeen(seed.userId, created.id, true);
     await runExport(pipeline.deps, seed.userId, created.id);
-    expect(await pipeline.deps.pushTokens.listDeliveries(seed.userId)).toEqual([]);
+    expect(await pipeline.deps.repos.pushTokens.listDeliveries(seed.userId)).toEqual([]);
     expect(
-      (await pipeline.deps.notifications.list(seed.userId, { perPage: 10, offset: 0, includeDeleted: false }))
-        .total,
+      (
+        await pipeline.deps.repos.notifications.list(seed.userId, {
+          perPage: 10,
+          offset: 0,
+          includeDeleted: false,
+        })
+      ).total,
     ).toBe(1);
   });
 

@@ -58,7 +58,7 @@ afterAll(async () => {
 
 /** An export the API committed `age` ago, optionally with its job queued (run 0, as the API queues it). */
 async function agedExport(seed: LedgerSeed, options: { queued: boolean; age?: string }) {
-  const record = await pipeline.deps.exports.create(seed.userId, {
+  const record = await pipeline.deps.repos.exports.create(seed.userId, {
     type: 'export',
     resources: ['balances'],
     formats: ['csv'],
@@ -89,7 +89,8 @@ async function takeJob(exportId: string, token: string): Promise<Job> {
   return job;
 }
 
-const statusOf = async (userId: string, id: string) => (await pipeline.deps.exports.findById(userId, id))!;
+const statusOf = async (userId: string, id: string) =>
+  (await pipeline.deps.repos.exports.findById(userId, id))!;
 
 describe('the sweep of unfinished exports', () => {
   it('when a job failed or completed without its handler ending the export, then the sweep ends it in error with a reason and a notification', async () => {
@@ -114,7 +115,7 @@ describe('the sweep of unfinished exports', () => {
       // Ended, not re-run: no new job for it.
       expect(await Job.fromId(queue, exportRunJobId(record.id, 1))).toBeUndefined();
     }
-    const notes = await pipeline.deps.notifications.list(seed.userId, {
+    const notes = await pipeline.deps.repos.notifications.list(seed.userId, {
       perPage: 10,
       offset: 0,
       includeDeleted: false,

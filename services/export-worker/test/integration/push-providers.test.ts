@@ -331,7 +331,7 @@ describe('the push outbox', () => {
       sendDuePushes({ pushTokens: tokens, providers, logger: testLogger(), maxAttempts });
     pipeline.deps.sendPushes = () => send();
     try {
-      const created = await pipeline.deps.exports.create(seed.userId, {
+      const created = await pipeline.deps.repos.exports.create(seed.userId, {
         type: 'export',
         resources: ['expenses'],
         formats: ['csv'],

@@ -1,15 +1,9 @@
 import { createRedisClient } from '@pfs/redis';
-import {
-  createDataSource,
-  ExportRepository,
-  NotificationRepository,
-  PushTokenRepository,
-  resourceEntities,
-  UserRepository,
-} from '@pfs/resource-store';
+import { createDataSource, resourceEntities } from '@pfs/resource-store';
 import { FsStorage } from '@pfs/storage';
 import { testLogger } from '@pfs/testing';
 import { readFileSync } from 'node:fs';
+import { workerRepositories } from '../../src/dependencies';
 import { createUserSlots } from '../../src/delivery/user-slots';
 import { runExport } from '../../src/use-cases/run-export.use-case';
 
@@ -26,10 +20,9 @@ async function main() {
     keyPrefix: 'pfs-measure:',
     lazyConnect: false,
   });
-  const users = new UserRepository(dataSource);
-  const user = (await users.findByEmail(email))!;
-  const exportsRepo = new ExportRepository(dataSource);
-  const created = await exportsRepo.create(user.id, {
+  const repos = workerRepositories(dataSource);
+  const user = (await repos.users.findByEmail(email))!;
+  const created = await repos.exports.create(user.id, {
     type: 'export',
     resources: ['expenses', 'incomes'],
     formats: [format],
@@ -41,16 +34,12 @@ async function main() {
   const done = await runExport(
     {
       logger: testLogger(),
-      dataSource,
+      repos,
       storage: new FsStorage({
         root: storageDir,
         publicBaseUrl: 'http://127.0.0.1/export-files',
         linkSecret: 'x',
       }),
-      exports: exportsRepo,
-      notifications: new NotificationRepository(dataSource),
-      pushTokens: new PushTokenRepository(dataSource),
-      users,
       slots: createUserSlots(redis, 1),
       ttlSeconds: 3600,
     },

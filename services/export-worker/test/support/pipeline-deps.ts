@@ -1,18 +1,12 @@
 import { createRedisClient, Redis } from '@pfs/redis';
-import {
-  createDataSource,
-  ExportRepository,
-  NotificationRepository,
-  PushTokenRepository,
-  resourceEntities,
-  UserRepository,
-} from '@pfs/resource-store';
+import { createDataSource, resourceEntities } from '@pfs/resource-store';
 import { FsStorage, ObjectStorage } from '@pfs/storage';
 import { testLogger } from '@pfs/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import { workerRepositories } from '../../src/dependencies';
 import type { Mailer } from '../../src/delivery/mailer';
 import { createUserSlots } from '../../src/delivery/user-slots';
 import type { PipelineDependencies } from '../../src/use-cases/pipeline-dependencies';
@@ -45,7 +39,7 @@ export async function createTestPipeline(
   const storageDir = await mkdtemp(join(tmpdir(), 'pfs-export-test-'));
   const deps: PipelineDependencies = {
     logger: testLogger(),
-    dataSource,
+    repos: workerRepositories(dataSource),
     storage:
       options.storage ??
       new FsStorage({
@@ -53,10 +47,6 @@ export async function createTestPipeline(
         publicBaseUrl: 'http://127.0.0.1:3000/export-files',
         linkSecret: LINK_SECRET,
       }),
-    exports: new ExportRepository(dataSource),
-    notifications: new NotificationRepository(dataSource),
-    pushTokens: new PushTokenRepository(dataSource),
-    users: new UserRepository(dataSource),
     slots: createUserSlots(redis, options.userConcurrency ?? 1),
     mailer: options.mailer,
     ttlSeconds: 3600,

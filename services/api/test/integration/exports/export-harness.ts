@@ -1,10 +1,4 @@
 import { createRedisClient } from '@pfs/redis';
-import {
-  ExportRepository,
-  NotificationRepository,
-  PushTokenRepository,
-  UserRepository,
-} from '@pfs/resource-store';
 import { testLogger } from '@pfs/testing';
 import type { Worker } from 'bullmq';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { loadWorkerConfig } from '../../../../export-worker/src/config';
+import { workerRepositories } from '../../../../export-worker/src/dependencies';
 import { createUserSlots } from '../../../../export-worker/src/delivery/user-slots';
 import { handleExportJob } from '../../../../export-worker/src/processors/handle-export-job';
 import { startExportWorker } from '../../../../export-worker/src/worker';
@@ -52,12 +47,8 @@ export async function startExportHarness(): Promise<ExportHarness> {
     testLogger(),
     handleExportJob({
       logger: testLogger(),
-      dataSource: source,
+      repos: workerRepositories(source),
       storage: api.deps.storage,
-      exports: new ExportRepository(source),
-      notifications: new NotificationRepository(source),
-      pushTokens: new PushTokenRepository(source),
-      users: new UserRepository(source),
       slots: createUserSlots(redis, 2),
       ttlSeconds: 3600,
     }),
