@@ -2,6 +2,7 @@ import archiver from 'archiver';
 import type { ObjectStorage } from '@pfs/storage';
 import { PassThrough, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import { CONTENT_TYPES } from './content-types';
 
 /** One file an export produces; `write` streams it into `out` and ends `out`. */
 export interface ExportFile {
@@ -70,6 +71,6 @@ export async function storeExportFiles(
     return { key, filename: file.filename, size, contentType: file.contentType };
   }
   const key = `${keyPrefix}/${bundleName}`;
-  const size = await writeThrough(storage, key, 'application/zip', zipFiles(files));
-  return { key, filename: bundleName, size, contentType: 'application/zip' };
+  const size = await writeThrough(storage, key, CONTENT_TYPES.zip, zipFiles(files));
+  return { key, filename: bundleName, size, contentType: CONTENT_TYPES.zip };
 }

@@ -3,6 +3,7 @@ import type { ExportRecord } from '@pfs/resource-store';
 import type { ObjectStorage } from '@pfs/storage';
 import type { WorkerRepositories } from '../use-cases/pipeline-dependencies';
 import { writeAttachmentsArchive } from './attachments.archive';
+import { CONTENT_TYPES } from './content-types';
 import { writeCsv } from './csv.formatter';
 import type { ExportFile } from './export-file';
 import { tableFor } from './export-tables';
@@ -10,13 +11,6 @@ import { writeOfxStatement } from './ofx-statement';
 import { writePdf } from './pdf.formatter';
 import { writeUserDataArchive } from './user-data.archive';
 import { writeXlsx } from './xlsx.formatter';
-
-const CONTENT_TYPES: Record<Exclude<ExportFormat, 'xls'>, string> = {
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pdf: 'application/pdf',
-  ofx: 'application/x-ofx',
-};
 
 type ExportRepos = Pick<WorkerRepositories, 'exportSheets' | 'exportStatements' | 'userArchives'>;
 
@@ -31,7 +25,7 @@ export function planExportFiles(
     return [
       {
         filename: `user-data-${record.id}.json`,
-        contentType: 'application/json',
+        contentType: CONTENT_TYPES.json,
         write: (out) => writeUserDataArchive(repos.userArchives, record.userId, out),
       },
     ];
@@ -40,7 +34,7 @@ export function planExportFiles(
     return [
       {
         filename: `attachments-${record.id}.zip`,
-        contentType: 'application/zip',
+        contentType: CONTENT_TYPES.zip,
         write: (out) => writeAttachmentsArchive(repos.userArchives, storage, record.userId, out),
       },
     ];

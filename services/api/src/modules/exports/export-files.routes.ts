@@ -7,15 +7,6 @@ import { sendStoredObject } from '../files/send-stored-object';
 
 const KEY = /^exports\/([1-9]\d{0,17})\/([1-9]\d{0,17})\/([A-Za-z0-9][A-Za-z0-9._-]{0,199})$/;
 
-const CONTENT_TYPES: Record<string, string> = {
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pdf: 'application/pdf',
-  ofx: 'application/x-ofx',
-  zip: 'application/zip',
-  json: 'application/json',
-};
-
 const forbidden = (description: string) => new AppError('FORBIDDEN', { description });
 
 /**
@@ -46,7 +37,8 @@ export function exportFilesRoutes(deps: Pick<ApiDependencies, 'dataSource' | 'co
       key,
       res,
       {
-        'Content-Type': CONTENT_TYPES[filename.split('.').pop() ?? ''] ?? 'application/octet-stream',
+        // The type the worker recorded when it stored the file (services/export-worker content-types.ts).
+        'Content-Type': record.contentType ?? 'application/octet-stream',
         'Content-Disposition': `attachment; filename="${filename}"`,
         'Cache-Control': 'private, no-store',
       },
