@@ -2,6 +2,7 @@ import { inputError } from '@pfs/errors';
 import Ajv2019, { ErrorObject, ValidateFunction } from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { isDeepStrictEqual } from 'node:util';
+import { asJsonNumbers } from './json-numbers';
 import { normalizeBody } from './normalize-body';
 import {
   createSchemaOf,
@@ -75,17 +76,29 @@ export class SchemaRegistry {
     return entry;
   }
 
-  /** Normalises and validates a create body; returns only the writable fields. */
-  parseCreate(name: string, body: unknown): Record<string, unknown> {
+  /**
+   * Normalises and validates a create body; returns only the writable fields. `Body` is the type derived from
+   * the same schema (`WriteBodyOf`), which the validation has just made true.
+   */
+  parseCreate<Body extends object = Record<string, unknown>>(name: string, body: unknown): Body {
     const entry = this.get(name);
     const normalized = normalizeBody(body, entry.createProperties);
     if (!entry.create(normalized)) throw toInputError(entry.create.errors);
-    return normalized;
+    return normalized as Body;
   }
 
   /** Normalises (without validating) a PUT body or the result of a PATCH, keeping `modified`. */
   normalizeUpdate(name: string, body: unknown): Record<string, unknown> {
     return normalizeBody(body, this.get(name).updateProperties);
+  }
+
+  /**
+   * Validates a merged PUT/PATCH state whose amounts may be the exact text of the stored snapshot (read as
+   * numbers for the check: `asJsonNumbers`); returns the state, exact text kept, as the schema's derived type.
+   */
+  parseStoredState<Body extends object>(name: string, state: Record<string, unknown>): Body {
+    this.assertValidState(name, asJsonNumbers(state, this.get(name).updateProperties));
+    return state as Body;
   }
 
   /** Validates a full writable state (after PUT normalisation or PATCH application), `modified` excluded. */

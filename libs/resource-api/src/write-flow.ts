@@ -59,14 +59,17 @@ export async function updateFromRequest<T extends SyncedRecord>(options: UpdateF
   return updated;
 }
 
-/** POST bodies: normalised, validated by the schema, `extra` bounded, then resource checks. */
-export async function parseCreateBody(
+/**
+ * POST bodies: normalised, validated by the schema, `extra` bounded, then resource checks. `Body` is the type
+ * derived from that schema (`WriteBodyOf`).
+ */
+export async function parseCreateBody<Body extends Snapshot = Snapshot>(
   schemas: SchemaRegistry,
   schema: string,
   body: unknown,
-  check?: (state: Snapshot) => Promise<void>,
-): Promise<Snapshot> {
-  const state = schemas.parseCreate(schema, body);
+  check?: (state: Body) => Promise<void>,
+): Promise<Body> {
+  const state = schemas.parseCreate<Body>(schema, body);
   assertExtraSize(state.extra);
   await check?.(state);
   return state;

@@ -3,7 +3,8 @@ import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
 import { type Account, accountsTable, type Snapshot, withUserChange } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
 import type { LedgerDeps } from '../entries/ledger.deps';
-import { readAccountSnapshot } from './account-draft';
+import { accountSnapshotOf, assertAccountRules } from './account-rules';
+import type { AccountBody } from './accounts.schema';
 
 async function assertParent(
   deps: LedgerDeps,
@@ -18,9 +19,10 @@ async function assertParent(
     throw inputError([{ field: 'parent', error: 'must be another of your accounts' }]);
 }
 
-export async function createAccount(deps: LedgerDeps, userId: string, body: unknown): Promise<Account> {
+export async function createAccount(deps: LedgerDeps, userId: string, body: AccountBody): Promise<Account> {
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const snapshot = readAccountSnapshot(body, { order: await deps.accounts.nextOrder(manager, userId) });
+    assertAccountRules(body);
+    const snapshot = accountSnapshotOf(body, { order: await deps.accounts.nextOrder(manager, userId) });
     await assertParent(deps, manager, userId, snapshot.parent);
     return deps.accounts.table.insert(manager, userId, changeSeq, snapshot);
   });
@@ -30,6 +32,8 @@ export interface UpdateAccountOptions {
   id: string;
   clientModified: Date;
   intended: (edited: Snapshot) => Snapshot;
+  /** Validates the merged state against the published schema (the route's registry). */
+  parseState: (state: Snapshot) => AccountBody;
   presentCurrent: (account: Account) => unknown;
 }
 
@@ -54,7 +58,9 @@ export async function updateAccount(
       presentCurrent: () => options.presentCurrent(current),
     });
     assertExtraSize(merged.extra);
-    const snapshot = readAccountSnapshot(merged, { order: current.order });
+    const body = options.parseState(merged);
+    assertAccountRules(body);
+    const snapshot = accountSnapshotOf(body, { order: current.order });
     await assertParent(deps, manager, userId, snapshot.parent, current.id);
     if (snapshot.currency.code !== current.currency && (await hasEntries(manager, current.id))) {
       throw inputError([{ field: 'currency.code', error: 'cannot change while the account has entries' }]);

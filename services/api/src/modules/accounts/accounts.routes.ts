@@ -17,6 +17,7 @@ import { ledgerDepsOf } from '../entries/ledger-deps-of';
 import { mergeAccounts, moveAccount, reorderAccounts } from './account-order.use-case';
 import { createAccount, deleteAccount, updateAccount } from './account-use-cases';
 import { presentAccount } from './accounts.presenter';
+import type { AccountBody } from './accounts.schema';
 import { ratesReady } from '../currencies/rate-book';
 
 function readFilters(req: Request): SqlFilter[] {
@@ -88,8 +89,8 @@ export function accountsRoutes(deps: ApiDependencies): Router {
 
   router.post('/accounts', requireScope('accounts:rw'), async (req, res) => {
     await idempotent(req, res, async () => {
-      const state = await parseCreateBody(api.schemas, 'accounts', req.body);
-      const created = await createAccount(ledger, userIdOf(req), state);
+      const body = await parseCreateBody<AccountBody>(api.schemas, 'accounts', req.body);
+      const created = await createAccount(ledger, userIdOf(req), body);
       return api.respond.created(res, 'accounts', '/accounts', created.id, presentAccount(created));
     });
   });
@@ -106,6 +107,7 @@ export function accountsRoutes(deps: ApiDependencies): Router {
         const { modified: _m, ...state } = api.schemas.normalizeUpdate('accounts', patched);
         return state;
       },
+      parseState: (state) => api.schemas.parseStoredState<AccountBody>('accounts', state),
       presentCurrent: presentAccount,
     });
     api.respond.sendObject(req, res, 'accounts', presentAccount(updated), updated.modifiedAt);

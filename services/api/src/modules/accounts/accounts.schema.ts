@@ -1,49 +1,56 @@
-import type { ResourceSchema } from '@pfs/resource-api';
+import type { ResourceSchema, WriteBodyOf } from '@pfs/resource-api';
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '@pfs/resource-store';
 
-const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' };
-const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 };
+const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } as const;
+const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 } as const;
+
+/** The representation; written `as const` so the body type below is derived from what is published. */
+const properties = {
+  id: { type: 'string', readOnly: true },
+  parent: id,
+  name: { type: 'string', minLength: 1, maxLength: 100 },
+  type: { type: 'string', enum: [...ACCOUNT_TYPES] },
+  balance: { type: 'number', readOnly: true },
+  initial_balance: amount,
+  limit: amount,
+  currency: {
+    type: 'object',
+    required: ['code'],
+    properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' } },
+  },
+  status: { type: 'string', enum: [...ACCOUNT_STATUSES] },
+  order: { type: 'integer', minimum: 0, maximum: 255 },
+  goal: {
+    type: 'object',
+    required: ['amount', 'start', 'end'],
+    properties: {
+      amount: { type: 'number', exclusiveMinimum: 0 },
+      start: { type: 'string', format: 'date' },
+      end: { type: 'string', format: 'date' },
+    },
+  },
+  modified: { type: 'string', readOnly: true },
+  deleted: { type: 'boolean', readOnly: true },
+  recalculated: {
+    type: 'boolean',
+    readOnly: true,
+    description: 'Always true: balances are updated with each write.',
+  },
+  extra: { type: 'object' },
+} as const;
+
+/** A POST, PUT or merged PATCH body once the published schema validated it (create and update need the same). */
+const required = ['name', 'currency'] as const;
+export type AccountBody = WriteBodyOf<typeof properties, typeof required>;
 
 export const accountsSchema: ResourceSchema = {
   name: 'accounts',
   title: 'Account',
   description:
     "Where money is kept. `balance` is always initial_balance plus every live entry (converted with each entry's own rate). Deleting an account deletes its entries; a transfer's other side stays in its account as a plain entry. The last account cannot be deleted.",
-  properties: {
-    id: { type: 'string', readOnly: true },
-    parent: id,
-    name: { type: 'string', minLength: 1, maxLength: 100 },
-    type: { type: 'string', enum: [...ACCOUNT_TYPES] },
-    balance: { type: 'number', readOnly: true },
-    initial_balance: amount,
-    limit: amount,
-    currency: {
-      type: 'object',
-      required: ['code'],
-      properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' } },
-    },
-    status: { type: 'string', enum: [...ACCOUNT_STATUSES] },
-    order: { type: 'integer', minimum: 0, maximum: 255 },
-    goal: {
-      type: 'object',
-      required: ['amount', 'start', 'end'],
-      properties: {
-        amount: { type: 'number', exclusiveMinimum: 0 },
-        start: { type: 'string', format: 'date' },
-        end: { type: 'string', format: 'date' },
-      },
-    },
-    modified: { type: 'string', readOnly: true },
-    deleted: { type: 'boolean', readOnly: true },
-    recalculated: {
-      type: 'boolean',
-      readOnly: true,
-      description: 'Always true: balances are updated with each write.',
-    },
-    extra: { type: 'object' },
-  },
-  createRequired: ['name', 'currency'],
-  updateRequired: ['name', 'currency'],
+  properties,
+  createRequired: [...required],
+  updateRequired: [...required],
   links: [
     {
       rel: 'list',
