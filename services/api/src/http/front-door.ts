@@ -1,0 +1,79 @@
+import {
+  bodyTextGuard,
+  corsMiddleware,
+  HEALTH_PATHS,
+  healthRoutes,
+  jsonDepthVerifier,
+  observeDependencies,
+  requestIdMiddleware,
+  requestLoggerMiddleware,
+  requestTargetGuard,
+  traceMiddleware,
+} from '@pfs/http';
+import {
+  httpsMiddleware,
+  jsonBodyTypes,
+  negotiateMediaType,
+  placeholderBodies,
+  requireJsonBody,
+} from '@pfs/resource-api';
+import { migrationsCheck, poolStatsOf, resourceMigrations } from '@pfs/resource-store';
+import express, { type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { isHttpsRequired } from '../config';
+import type { ApiDependencies } from '../dependencies';
+import { authenticate } from '../middleware/authenticate.middleware';
+import { personalTokenUseRecorder } from '../middleware/personal-token-use';
+import { TokenRecordFallback } from '../middleware/token-record-fallback';
+import type { ApiModule } from '../modules/api-module';
+import { exportFilesRoutes } from '../modules/exports/export-files.routes';
+import { isGetMe } from '../modules/me/me.routes';
+import { schemaRoutes } from '../modules/schema/schema.routes';
+import { oneLayer } from './one-layer';
+import { recordedHeaders } from './recorded-headers';
+
+/**
+ * Everything a request passes before the module routes, in one Express layer (oneLayer): trace, request
+ * id, request log, CORS, the URL guard, helmet's headers (precomputed), HTTPS, the public routes, then
+ * authentication and rate limit (one Redis round trip), the file routes, media type and the JSON body
+ * checks. The order is the order of the steps below, exactly as when each was its own `app.use`.
+ */
+export function frontDoor(deps: ApiDependencies, modules: readonly ApiModule[]): RequestHandler {
+  // Redis holds token records without persistence; after it restarts empty they come back from Postgres.
+  const fallback = new TokenRecordFallback(deps.dataSource, deps.redis);
+  const checks = {
+    postgres: () => deps.dataSource.query('SELECT 1'),
+    redis: () => deps.redis.ping(),
+    migrations: migrationsCheck(deps.dataSource, [resourceMigrations]),
+  };
+  observeDependencies({ checks, pool: () => poolStatsOf(deps.dataSource) });
+  return oneLayer(
+    traceMiddleware,
+    requestIdMiddleware,
+    requestLoggerMiddleware(deps.logger),
+    // Before HTTPS, authentication and the rate limit: a preflight carries no token and must not count.
+    corsMiddleware(deps.config.CORS_ORIGINS),
+    requestTargetGuard,
+    // HSTS is sent by httpsMiddleware, only on secure responses (browsers ignore it on plain HTTP anyway).
+    recordedHeaders(helmet({ strictTransportSecurity: false })),
+    httpsMiddleware({ required: isHttpsRequired(deps.config), exemptPaths: HEALTH_PATHS }),
+    healthRoutes(checks),
+    // Schemas, OpenAPI and the docs page are public: documentation needs no token.
+    schemaRoutes(deps),
+    // Export downloads carry their own signed, expiring link instead of a bearer token.
+    exportFilesRoutes(deps),
+    // Authentication first, so every answer from here on (406, 415 and 400 included) carries X-RateLimit-*.
+    authenticate(deps.gate, {
+      onPersonalTokenUse: personalTokenUseRecorder(deps),
+      prefetchProfile: isGetMe,
+      recoverRecord: (token) => fallback.recover(token),
+    }),
+    // File routes take and send other media types, so they answer before the JSON-only checks.
+    ...modules.flatMap((module) => (module.fileRoutes ? [module.fileRoutes(deps)] : [])),
+    negotiateMediaType,
+    requireJsonBody,
+    express.json({ type: jsonBodyTypes, limit: '256kb', verify: jsonDepthVerifier() }),
+    bodyTextGuard,
+    placeholderBodies(deps.resourceApi.schemas),
+  );
+}
