@@ -4,8 +4,8 @@ import { bufferedStdout, createLogger, SpanExport, startSpanExport } from '@pfs/
 import { buildApiApp } from './app';
 import { loadApiConfig, tlsOptionsOf } from './config';
 import { ApiDependencies, createApiDependencies } from './dependencies';
-import { ledgerDepsOf } from './modules/entries/ledger-deps-of';
-import { RepeatTimer, startRepeatTimer } from './modules/entries/repeat-timer';
+import { ledgerDepsOf } from './ledger-deps';
+import { RepeatTimer, startRepeatTimer } from './modules/repeats/repeat-timer';
 
 async function main() {
   let config;

@@ -2,10 +2,11 @@ import type { ApiModule } from './api-module';
 import { accountsModule } from './accounts/accounts.module';
 import { currenciesModule } from './currencies/currencies.module';
 import { entriesModule } from './entries/entries.module';
-import { meLedgerModule } from './me/update-me.module';
 import { categoriesModule } from './categories/categories.module';
-import { groupSumsModule } from './entries/group-sums.module';
+// Before the reports module: both add links to the `me` schema, `update` before `summary`.
 import { meModule } from './me/me.module';
+import { reportsModule } from './reports/reports.module';
+import { locationsModule } from './locations/locations.module';
 import { rateLimitModule } from './rate-limit/rate-limit.module';
 import { tagsModule } from './tags/tags.module';
 import { exportsModule } from './exports/exports.module';
@@ -17,18 +18,19 @@ import { budgetsModule } from './budgets/budgets.module';
 export type { ApiModule } from './api-module';
 
 /**
- * Every module of the API, mounted in this order. Append yours: one import above, one entry below.
+ * Every module of the API, mounted in this order. Append yours: one import above, one entry below. A module
+ * whose static paths sit under another's `/{id}` (reports, locations) is mounted before it.
  */
 export const apiModules: ApiModule[] = [
   rateLimitModule,
   meModule,
-  groupSumsModule,
+  reportsModule,
   categoriesModule,
   tagsModule,
   accountsModule,
+  locationsModule,
   entriesModule,
   currenciesModule,
-  meLedgerModule,
   exportsModule,
   notificationsModule,
   pushModule,

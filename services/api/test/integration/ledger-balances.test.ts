@@ -6,7 +6,7 @@ import { createEntries } from '../../src/modules/entries/create-entries.use-case
 import { deleteEntry } from '../../src/modules/entries/delete-entry.use-case';
 import { EntryDraft, readEntryDraft } from '../../src/modules/entries/entry-draft';
 import { updateEntry } from '../../src/modules/entries/update-entry.use-case';
-import type { LedgerDeps } from '../../src/modules/entries/ledger.deps';
+import type { LedgerDeps } from '../../src/ledger-deps';
 import { createLedgerUser, insertCategory, openLedger } from '../support/ledger-fixture';
 
 let deps: LedgerDeps & { close(): Promise<void> };
@@ -39,7 +39,7 @@ describe('ledger balances and transfers', () => {
       deps,
       userId,
       [draft({ amount: -0.1, account: account.id }), draft({ amount: 0.2, account: account.id })],
-      true,
+      { fieldsByIndex: true },
     );
     expect(await balanceOf(userId, account.id)).toBe('100.2');
   });
@@ -116,7 +116,7 @@ describe('ledger balances and transfers', () => {
         draft({ amount: -1, account: mine.id }),
         draft({ amount: -2, account: theirs.id, category: theirCategory }),
       ],
-      true,
+      { fieldsByIndex: true },
     ).catch((caught) => caught);
     expect(error.fields).toEqual([
       { field: '1.account', error: 'must be one of your accounts' },

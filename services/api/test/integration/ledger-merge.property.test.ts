@@ -5,7 +5,7 @@ import { mergeAccounts } from '../../src/modules/accounts/account-order.use-case
 import { createAccount } from '../../src/modules/accounts/account-use-cases';
 import { createEntries } from '../../src/modules/entries/create-entries.use-case';
 import { readEntryDraft } from '../../src/modules/entries/entry-draft';
-import type { LedgerDeps } from '../../src/modules/entries/ledger.deps';
+import type { LedgerDeps } from '../../src/ledger-deps';
 import { manageEntries } from '../../src/modules/entries/manage-entries.use-case';
 import { updateEntry } from '../../src/modules/entries/update-entry.use-case';
 import { createLedgerUser, openLedger } from '../support/ledger-fixture';

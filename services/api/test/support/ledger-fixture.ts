@@ -9,7 +9,7 @@ import {
 import { uniqueEmail } from '@pfs/testing';
 import { createReadStream } from 'node:fs';
 import type { DataSource } from 'typeorm';
-import type { LedgerDeps } from '../../src/modules/entries/ledger.deps';
+import type { LedgerDeps } from '../../src/ledger-deps';
 
 let shippedRates: Promise<RateTable> | undefined;
 

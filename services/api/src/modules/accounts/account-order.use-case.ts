@@ -3,7 +3,7 @@ import { accountMergeHooks, accountsTable, withUserChange } from '@pfs/resource-
 import type { EntityManager } from 'typeorm';
 import { draftOfEntry } from '../entries/entry-draft';
 import { EntryWriter } from '../entries/entry-writer';
-import type { LedgerDeps } from '../entries/ledger.deps';
+import type { LedgerDeps } from '../../ledger-deps';
 import { movedIds, reorderedIds, writeDisplayOrder } from '../ordering/display-order';
 
 /** POST /accounts/reorder: the listed accounts first, in that order, then the rest as they were. */

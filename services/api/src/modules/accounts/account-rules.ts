@@ -2,7 +2,7 @@ import { type FieldError, inputError } from '@pfs/errors';
 import { formatAmount, isKnownCurrency, isWithinAmountLimit, parseAmount, roundToCurrency } from '@pfs/money';
 import type { Amount } from '@pfs/resource-api';
 import type { AccountSnapshot } from '@pfs/resource-store';
-import { DATE_RULE, isValidDate } from '../entries/entry-draft';
+import { DATE_RULE, isValidDate } from '../../http/date-rule';
 import type { AccountBody } from './accounts.schema';
 
 const MAX_ACCOUNT_NAME = 100;

@@ -2,7 +2,7 @@ import { AppError, inputError, notFound } from '@pfs/errors';
 import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
 import { type Account, accountsTable, type Snapshot, withUserChange } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
-import type { LedgerDeps } from '../entries/ledger.deps';
+import type { LedgerDeps } from '../../ledger-deps';
 import { accountSnapshotOf, assertAccountRules } from './account-rules';
 import type { AccountBody } from './accounts.schema';
 

@@ -12,13 +12,13 @@ import {
 import { ACCOUNT_STATUSES, accountsTable, type SqlFilter } from '@pfs/resource-store';
 import { type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { idempotentPost } from '../entries/idempotency';
-import { ledgerDepsOf } from '../entries/ledger-deps-of';
+import { idempotentPost } from '../../http/idempotent-post';
+import { ledgerDepsOf } from '../../ledger-deps';
 import { mergeAccounts, moveAccount, reorderAccounts } from './account-order.use-case';
 import { createAccount, deleteAccount, updateAccount } from './account-use-cases';
 import { presentAccount } from './accounts.presenter';
 import type { AccountBody } from './accounts.schema';
-import { ratesReady } from '../currencies/rate-book';
+import { ratesReady } from '../../http/rates-ready';
 
 function readFilters(req: Request): SqlFilter[] {
   const query = req.query as Record<string, unknown>;

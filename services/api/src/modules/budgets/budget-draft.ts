@@ -13,7 +13,7 @@ import {
   type BudgetSnapshot,
   type Snapshot,
 } from '@pfs/resource-store';
-import { DATE_RULE, isValidDate } from '../entries/entry-draft';
+import { DATE_RULE, isValidDate } from '../../http/date-rule';
 
 const asObject = (value: unknown) => (value ?? {}) as Record<string, unknown>;
 

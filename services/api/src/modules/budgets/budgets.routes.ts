@@ -14,9 +14,9 @@ import {
 import { type Budget, budgetsTable, type BudgetListFilters, type Snapshot } from '@pfs/resource-store';
 import { type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { ratesReady } from '../currencies/rate-book';
-import { DATE_RULE, isValidDate } from '../entries/entry-draft';
-import { idempotentPost } from '../entries/idempotency';
+import { ratesReady } from '../../http/rates-ready';
+import { DATE_RULE, isValidDate } from '../../http/date-rule';
+import { idempotentPost } from '../../http/idempotent-post';
 import { budgetHistory } from './budget-history.use-case';
 import { withRecurrence } from './budget-legacy-shape';
 import { listBudgetIterations } from './budget-list.use-case';

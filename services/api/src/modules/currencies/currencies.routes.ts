@@ -3,9 +3,9 @@ import { amountToJson, type Currency, findCurrency, listCurrencies, type RateSou
 import { parseListParam } from '@pfs/resource-api';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { DATE_RULE, isValidDate } from '../../http/date-rule';
+import { ratesReady } from '../../http/rates-ready';
 import { optionalRequestContext } from '../../http/request-context';
-import { DATE_RULE, isValidDate } from '../entries/entry-draft';
-import { ratesReady } from './rate-book';
 
 const TYPES = ['fiat', 'commodity', 'crypto', 'deprecated'];
 

@@ -1,7 +1,6 @@
 import type { Logger } from '@pfs/logger';
 import { FoundRate, parseEcbRates, RateSource, RateTable, SHIPPED_RATES_FILE } from '@pfs/money';
 import { CurrencyRateRepository } from '@pfs/resource-store';
-import type { NextFunction, Request, Response } from 'express';
 import { createReadStream } from 'node:fs';
 import type { DataSource } from 'typeorm';
 
@@ -76,12 +75,4 @@ async function latestShippedDate(): Promise<string> {
     if (day[0]) return day[0].date;
   }
   return '';
-}
-
-/** Middleware for routes that convert: waits until the rates are in memory (immediate after the first load). */
-export function ratesReady(rates: Pick<RateBook, 'ready'>) {
-  return async (_req: Request, _res: Response, next: NextFunction): Promise<void> => {
-    await rates.ready();
-    next();
-  };
 }

@@ -2,10 +2,15 @@ import { inputError } from '@pfs/errors';
 import { withUserChange, type Entry } from '@pfs/resource-store';
 import type { EntryDraft } from './entry-draft';
 import { EntryWriter } from './entry-writer';
-import type { LedgerDeps } from './ledger.deps';
+import type { LedgerDeps } from '../../ledger-deps';
 
 /** The most entries one batch may create. */
 export const MAX_BATCH = 500;
+
+export interface CreateEntriesOptions {
+  /** The drafts came as a JSON array (`POST /entries` with a batch): errors name `<index>.<field>`. */
+  fieldsByIndex?: boolean;
+}
 
 /**
  * Creates one or many entries in one transaction: every account, category and tag is checked first, and
@@ -15,13 +20,13 @@ export async function createEntries(
   deps: LedgerDeps,
   userId: string,
   drafts: EntryDraft[],
-  batch = false,
+  options: CreateEntriesOptions = {},
 ): Promise<Entry[]> {
   if (drafts.length > MAX_BATCH)
     throw inputError([{ field: '(body)', error: `must hold at most ${MAX_BATCH} entries` }]);
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
     const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    const items = drafts.map((draft, index) => ({ draft, prefix: batch ? `${index}.` : '' }));
+    const items = drafts.map((draft, index) => ({ draft, prefix: options.fieldsByIndex ? `${index}.` : '' }));
     await writer.loadAccounts(
       drafts.flatMap((draft) => [draft.account, ...(draft.transaction ? [draft.transaction.account] : [])]),
     );

@@ -1,7 +1,7 @@
 import { notFound } from '@pfs/errors';
 import { entriesTable, withUserChange } from '@pfs/resource-store';
 import { EntryWriter } from './entry-writer';
-import type { LedgerDeps } from './ledger.deps';
+import type { LedgerDeps } from '../../ledger-deps';
 
 /** Soft-deletes an entry and, for a transfer, its companion; both balances move back. */
 export async function deleteEntry(deps: LedgerDeps, userId: string, id: string): Promise<void> {

@@ -1,99 +1,49 @@
 import { inputError, notFound } from '@pfs/errors';
-import { type CustomRate, findUserCrossRate } from '@pfs/money';
 import {
   applyMergePatch,
   pageAsSent,
   parseCreateBody,
-  parsePageParams,
   readClientModified,
   requireScope,
   sendStoredPage,
   StoredPages,
   userIdOf,
 } from '@pfs/resource-api';
-import {
-  buildEntryFilters,
-  type Entry,
-  entriesTable,
-  ImageRepository,
-  readListVersion,
-  type Snapshot,
-} from '@pfs/resource-store';
+import { buildEntryFilters, entriesTable, readListVersion, type Snapshot } from '@pfs/resource-store';
 import { type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import { idempotentPost } from '../../http/idempotent-post';
+import { ratesReady } from '../../http/rates-ready';
 import { requestContext } from '../../http/request-context';
+import { ledgerDepsOf } from '../../ledger-deps';
+import { readExpand, sendExpanded } from '../repeats/expand-list';
+import { deleteSeriesEntry } from '../repeats/repeat-delete.use-case';
+import { updateSeriesEntry } from '../repeats/repeat-edit.use-case';
+import { readRepeatFilter } from '../repeats/repeat-list-filter';
+import { readSeriesEdit, readSeriesScope } from '../repeats/repeat-query';
+import { readRepeatRule } from '../repeats/repeat-rule';
+import { createRepeatingEntry } from '../repeats/repeat-series.use-case';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
+import { presentEntry } from './entries.presenter';
 import { readEntryDraft } from './entry-draft';
 import { isUnfiltered, readEntryFilters } from './entry-list-filters';
-import { presentEntry } from './entries.presenter';
-import { idempotentPost } from './idempotency';
-import { ledgerDepsOf } from './ledger-deps-of';
-import { manageEntries, readManageRequest } from './manage-entries.use-case';
-import { SumRange, sumEntries } from './sum-entries.use-case';
-import { presentSumsRow } from './sums.presenter';
+import { entryPresenterFor } from './entry-presenter-for';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
-import { deleteSeriesEntry } from './repeat-delete.use-case';
-import { updateSeriesEntry } from './repeat-edit.use-case';
-import { readSeriesEdit, readSeriesScope } from './repeat-query';
-import { readRepeatFilter } from './repeat-list-filter';
-import { readExpand, sendExpanded } from './expand-list';
-import { timelineRoute } from './timeline.routes';
-import { locationsRoutes } from './locations.routes';
-import { readRepeatRule } from './repeat-rule';
-import { createRepeatingEntry } from './repeat-series.use-case';
-import { seriesOf } from './repeat-reads';
-import { ratesReady } from '../currencies/rate-book';
-import { presentEntryImage } from '../images/images.presenter';
+import { manageEntries, readManageRequest } from './manage-entries.use-case';
 
+/**
+ * `/entries` and `/entries/{id}` (entries, transfers, the repeat options of a write). The reports
+ * (`/entries/sums`, `/entries/timeline`) and `/entries/locations` are their own modules, mounted before this
+ * one so that `/entries/{id}` does not take their paths.
+ */
 export function entriesRoutes(deps: ApiDependencies): Router {
   const router = Router();
   const api = deps.resourceApi;
   const ledger = ledgerDepsOf(deps);
   const idempotent = idempotentPost(deps.dataSource);
-  const imageRepository = new ImageRepository(deps.dataSource);
+  const presenterFor = entryPresenterFor(deps);
   const storedPages = new StoredPages();
   router.use('/entries', ratesReady(deps.rates));
-
-  /**
-   * Presents entries with their transfer companions and main-currency rates (one user read per request,
-   * concurrent with the companions' read; a list passes the main currency it read beside its page).
-   */
-  async function presenterFor(
-    userId: string,
-    entries: Entry[],
-    known?: { main: string; customRates: CustomRate[] },
-  ) {
-    const [companions, settings, images, series] = await Promise.all([
-      companionsOf(userId, entries),
-      known ?? ledger.entries.findCurrencySettings(deps.dataSource, userId),
-      imagesOf(userId, entries),
-      seriesOf(deps.dataSource, userId, entries),
-    ]);
-    return (entry: Entry) =>
-      presentEntry(
-        entry,
-        companions.get(entry.transactionId ?? ''),
-        findUserCrossRate(deps.rates, settings.customRates, entry.currency, settings.main, entry.date),
-        entry.imageIds.flatMap((id) => (images.has(id) ? [images.get(id)!] : [])),
-        series.get(entry.id),
-      );
-  }
-
-  /** The live images of a page of entries, presented, in one query (none when no entry has images). */
-  async function imagesOf(userId: string, entries: Entry[]): Promise<Map<string, Record<string, unknown>>> {
-    const ids = entries.flatMap((entry) => entry.imageIds);
-    if (!ids.length) return new Map();
-    const found = await imageRepository.findLiveByIds(userId, ids);
-    return new Map(found.map((image) => [image.id, presentEntryImage(image, deps.config.BASE_URL)]));
-  }
-
-  /** Each transfer's companion, for presenting `transaction` with its account and amount. */
-  async function companionsOf(userId: string, entries: Entry[]): Promise<Map<string, Entry>> {
-    const ids = entries.flatMap((entry) => (entry.transactionId ? [entry.transactionId] : []));
-    if (!ids.length) return new Map();
-    const found = await entriesTable.findByIds(deps.dataSource, userId, ids);
-    return new Map(found.map((entry) => [entry.id, entry]));
-  }
 
   router.get('/entries', requireScope('entries:r'), async (req, res) => {
     const userId = userIdOf(req);
@@ -139,30 +89,6 @@ export function entriesRoutes(deps: ApiDependencies): Router {
     storedPages.set(storedKey, pageAsSent(res, version, prepared));
   });
 
-  router.get('/entries/sums', requireScope('entries:r'), async (req, res) => {
-    const range = (req.query.range ?? 'day') as SumRange;
-    if (!['day', 'week', 'month'].includes(range))
-      throw inputError([{ field: 'range', error: 'must be one of day, week, month' }]);
-    if (typeof req.query.currency !== 'string')
-      throw inputError([{ field: 'currency', error: 'is required' }]);
-    const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
-    const userId = userIdOf(req);
-    const { customRates } = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
-    const sums = await sumEntries(ledger, userId, {
-      filters: readEntryFilters(req, { requireRange: true }),
-      currency: req.query.currency,
-      range,
-      customRates,
-    });
-    const body = sums
-      .slice(page * perPage, (page + 1) * perPage)
-      .map((period) => ({ day: period.day, ...presentSumsRow(period) }));
-    api.respond.sendOffsetPage(req, res, 'entries', { page, perPage, total: sums.length, body });
-  });
-
-  timelineRoute(router, deps, presenterFor);
-  locationsRoutes(router, deps);
-
   router.post('/entries/manage', requireScope('entries:rw'), async (req, res) => {
     const request = readManageRequest(req.body);
     await idempotent(req, res, async () => {
@@ -207,7 +133,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       const created =
         !isBatch && rule !== undefined && rule !== null
           ? await createRepeatingEntry(ledger, userIdOf(req), drafts[0], readRepeatRule(rule))
-          : await createEntries(ledger, userIdOf(req), drafts, isBatch);
+          : await createEntries(ledger, userIdOf(req), drafts, { fieldsByIndex: isBatch });
       const present = await presenterFor(userIdOf(req), created);
       const answer = api.respond.created(res, 'entries', '/entries', created[0].id, present(created[0]));
       // A batch answers every created entry, in the order sent; Location names the first.

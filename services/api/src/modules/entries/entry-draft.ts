@@ -1,6 +1,7 @@
 import { FieldError, inputError } from '@pfs/errors';
 import { Decimal, isKnownCurrency, isWithinAmountLimit, parseAmount } from '@pfs/money';
 import { type Entry, entriesTable, type EntryLocation, type EntryReminder } from '@pfs/resource-store';
+import { DATE_RULE, isValidDate } from '../../http/date-rule';
 
 /** A validated entry write, before it is resolved against the user's accounts and rates. */
 export interface EntryDraft {
@@ -26,26 +27,11 @@ const MAX_TAGS = 100;
 const MAX_REMINDERS = 5;
 export const MAX_IMAGES = 4;
 const ID = /^[1-9]\d{0,17}$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 const PERIODS = ['day', 'week', 'month', 'year'];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/**
- * The dates the service takes anywhere (entries, filters, rules, budgets, goals): wide enough for any
- * ledger, and inside what JavaScript dates and Postgres handle alike (years below 100 and above 9999 do not).
- */
-export const MIN_DATE = '1900-01-01';
-export const MAX_DATE = '2999-12-31';
-export const DATE_RULE = `must be a date YYYY-MM-DD from ${MIN_DATE} to ${MAX_DATE}`;
-
-export function isValidDate(value: unknown): value is string {
-  if (typeof value !== 'string' || !DATE.test(value) || value < MIN_DATE || value > MAX_DATE) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
 
 /** Collects field errors so one 400 names every problem of the body. */
 class DraftReader {

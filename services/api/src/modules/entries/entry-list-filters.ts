@@ -2,7 +2,7 @@ import { inputError } from '@pfs/errors';
 import { isResourceId, parseEnumParam, parseListParam, parseSearchParam } from '@pfs/resource-api';
 import type { EntryFilters, IdFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
-import { DATE_RULE, isValidDate } from './entry-draft';
+import { DATE_RULE, isValidDate } from '../../http/date-rule';
 
 const TYPES = ['expense', 'income', 'transaction'] as const;
 

@@ -3,7 +3,7 @@ import { applyRate, Decimal, findCrossRate, formatAmount, roundToCurrency } from
 import type { Account, Entry, EntrySnapshot } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
 import type { EntryDraft } from './entry-draft';
-import type { LedgerDeps } from './ledger.deps';
+import type { LedgerDeps } from '../../ledger-deps';
 
 /**
  * Writes entries inside one change transaction (withUserChange), keeping every affected account's

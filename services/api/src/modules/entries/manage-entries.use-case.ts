@@ -3,7 +3,7 @@ import { isResourceId } from '@pfs/resource-api';
 import { entriesTable, withUserChange } from '@pfs/resource-store';
 import { draftOfEntry } from './entry-draft';
 import { EntryWriter } from './entry-writer';
-import type { LedgerDeps } from './ledger.deps';
+import type { LedgerDeps } from '../../ledger-deps';
 
 /** The most entries one manage call changes: it runs in one transaction. */
 export const MAX_MANAGED = 10_000;

@@ -5,7 +5,7 @@ import { type Entry, entriesTable, type Snapshot, withUserChange } from '@pfs/re
 import type { EntityManager } from 'typeorm';
 import { type EntryDraft, readEntryDraft } from './entry-draft';
 import { EntryWriter } from './entry-writer';
-import type { LedgerDeps } from './ledger.deps';
+import type { LedgerDeps } from '../../ledger-deps';
 
 /** What the write asks of the transfer: leave it, remove it, or (re)point it at an account. */
 export type TransferIntent = 'keep' | 'remove' | NonNullable<EntryDraft['transaction']>;

@@ -3,7 +3,7 @@ import { ExportRepository } from '@pfs/resource-store';
 import { verifyDownloadToken } from '@pfs/storage';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { sendStoredObject } from '../files/send-stored-object';
+import { sendStoredObject } from '../../http/send-stored-object';
 
 const KEY = /^exports\/([1-9]\d{0,17})\/([1-9]\d{0,17})\/([A-Za-z0-9][A-Za-z0-9._-]{0,199})$/;
 

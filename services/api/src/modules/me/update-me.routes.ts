@@ -1,7 +1,7 @@
 import { assertExtraSize, readClientModified, requireScope, userIdOf } from '@pfs/resource-api';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { ratesReady } from '../currencies/rate-book';
+import { ratesReady } from '../../http/rates-ready';
 import { presentUser } from './me.presenter';
 import { updateMe } from './update-me.use-case';
 

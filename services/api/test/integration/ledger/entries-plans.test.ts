@@ -1,7 +1,7 @@
 import { buildEntryFilters, type EntryFilters, entriesTable, type PageRequest } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
 import { createAccount } from '../../../src/modules/accounts/account-use-cases';
-import type { LedgerDeps } from '../../../src/modules/entries/ledger.deps';
+import type { LedgerDeps } from '../../../src/ledger-deps';
 import { createLedgerUser, insertCategory, openLedger } from '../../support/ledger-fixture';
 
 const SEEDED = 60_000;

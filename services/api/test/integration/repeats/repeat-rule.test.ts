@@ -3,7 +3,7 @@ import {
   occurrenceDates,
   readRepeatRule,
   type RepeatRule,
-} from '../../../src/modules/entries/repeat-rule';
+} from '../../../src/modules/repeats/repeat-rule';
 
 const rule = (fields: Record<string, unknown>): RepeatRule => readRepeatRule({ interval: 1, ...fields });
 const dates = (fields: Record<string, unknown>, through = '2026-12-31', limit = 100) =>

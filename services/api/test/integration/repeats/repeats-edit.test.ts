@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { type ApiTestApp, createTestUser, startApiTestApp } from '../../support/api-test-app';
-import { ledgerDepsOf } from '../../../src/modules/entries/ledger-deps-of';
-import { materializeDueRepeats } from '../../../src/modules/entries/repeat-series.use-case';
+import { ledgerDepsOf } from '../../../src/ledger-deps';
+import { materializeDueRepeats } from '../../../src/modules/repeats/repeat-series.use-case';
 import { balanceOf } from '../ledger/ledger-http';
 import { createRepeatUser, entryBody, listAll, postRepeating, type RepeatUser } from './repeat-support';
 

@@ -7,8 +7,8 @@ import {
   createTestUser,
   startApiTestApp,
 } from '../../support/api-test-app';
-import { ledgerDepsOf } from '../../../src/modules/entries/ledger-deps-of';
-import { plannedOccurrences } from '../../../src/modules/entries/planned-occurrences';
+import { ledgerDepsOf } from '../../../src/ledger-deps';
+import { plannedOccurrences } from '../../../src/modules/repeats/planned-occurrences';
 import { postEntry } from '../ledger/ledger-http';
 import {
   createRepeatUser,

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { type ApiTestApp, startApiTestApp } from '../../support/api-test-app';
-import { ledgerDepsOf } from '../../../src/modules/entries/ledger-deps-of';
-import { materializeDueRepeats } from '../../../src/modules/entries/repeat-series.use-case';
-import { MATERIALIZER_LOCK_KEY, startRepeatTimer } from '../../../src/modules/entries/repeat-timer';
+import { ledgerDepsOf } from '../../../src/ledger-deps';
+import { materializeDueRepeats } from '../../../src/modules/repeats/repeat-series.use-case';
+import { MATERIALIZER_LOCK_KEY, startRepeatTimer } from '../../../src/modules/repeats/repeat-timer';
 import { testLogger } from '@pfs/testing';
 import { balanceOf } from '../ledger/ledger-http';
 import { createRepeatUser, entryBody, listAll, postRepeating, type RepeatUser } from './repeat-support';

@@ -1,12 +1,12 @@
 import { inputError } from '@pfs/errors';
 import { type Entry, RepeatRepository, type RepeatSeries, withUserChange } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
-import type { EntryDraft } from './entry-draft';
-import { EntryWriter } from './entry-writer';
-import type { LedgerDeps } from './ledger.deps';
+import type { EntryDraft } from '../entries/entry-draft';
+import { EntryWriter } from '../entries/entry-writer';
+import type { LedgerDeps } from '../../ledger-deps';
 import { addDays, dateOfIteration, occurrenceDates, type RepeatRule } from './repeat-rule';
 import { accountsOf, draftFromTemplate, templateOf } from './repeat-template';
-import { todayIn } from './user-today';
+import { todayIn } from '../../http/user-today';
 
 export const repeats = new RepeatRepository();
 

@@ -1,8 +1,8 @@
 import { inputError } from '@pfs/errors';
 import { amountToJson, Decimal, findCrossRate, roundToCurrency } from '@pfs/money';
 import type { EntryFilters, RepeatSeries } from '@pfs/resource-store';
-import type { EntryDraft } from './entry-draft';
-import type { LedgerDeps } from './ledger.deps';
+import type { EntryDraft } from '../entries/entry-draft';
+import type { LedgerDeps } from '../../ledger-deps';
 import { occurrenceDates } from './repeat-rule';
 import { MAX_OCCURRENCES_PER_WRITE, repeats } from './repeat-series.use-case';
 import { draftFromTemplate } from './repeat-template';

@@ -1,7 +1,7 @@
 import { type Entry, entriesTable } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
-import type { EntryWriter } from './entry-writer';
-import type { LedgerDeps } from './ledger.deps';
+import type { EntryWriter } from '../entries/entry-writer';
+import type { LedgerDeps } from '../../ledger-deps';
 
 /** What one series write works with, inside one change transaction. */
 export interface SeriesContext {

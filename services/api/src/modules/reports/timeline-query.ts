@@ -3,9 +3,9 @@ import { amountToJson } from '@pfs/money';
 import { parseBooleanParam, parseEnumParam } from '@pfs/resource-api';
 import type { Entry, SqlFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
-import { readEntryFilters } from './entry-list-filters';
-import type { PlannedOccurrence } from './planned-occurrences';
-import { readRepeatFilter, readRepeatId } from './repeat-list-filter';
+import { readEntryFilters } from '../entries/entry-list-filters';
+import type { PlannedOccurrence } from '../repeats/planned-occurrences';
+import { readRepeatFilter, readRepeatId } from '../repeats/repeat-list-filter';
 import { TIMELINE_GROUPS, type TimelineGroup, type TimelineRequest } from './timeline.use-case';
 
 /** Both kinds: transfers (and zero amounts) are neither, as in every sum. */

@@ -2,7 +2,7 @@ import { MAX_COUNT } from './repeat-rule';
 import { inputError } from '@pfs/errors';
 import { parseEnumParam } from '@pfs/resource-api';
 import type { Request } from 'express';
-import { DATE_RULE, isValidDate } from './entry-draft';
+import { DATE_RULE, isValidDate } from '../../http/date-rule';
 import { SERIES_SCOPES, type SeriesCut, type SeriesEdit, type SeriesScope } from './repeat-edit.use-case';
 
 /** `?update=` or `?delete=`: all (default), one or tail. */

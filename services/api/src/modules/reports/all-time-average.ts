@@ -1,5 +1,5 @@
 import { Decimal } from '@pfs/money';
-import type { PeriodSum } from '../entries/sum-entries.use-case';
+import type { PeriodSum } from './sum-entries.use-case';
 
 /** Totals of every matching entry ever, and the first and last day with one (plain JSON, cacheable). */
 export interface AllTimeTotals {

@@ -1,7 +1,7 @@
 import { type FieldError, inputError } from '@pfs/errors';
 import type { StoredRepeatRule } from '@pfs/resource-store';
 import { RRule, rrulestr } from 'rrule';
-import { DATE_RULE, isValidDate } from './entry-draft';
+import { DATE_RULE, isValidDate } from '../../http/date-rule';
 
 export type RepeatRule = StoredRepeatRule;
 

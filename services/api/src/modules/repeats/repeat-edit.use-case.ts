@@ -1,9 +1,9 @@
 import { inputError } from '@pfs/errors';
 import { formatAmount } from '@pfs/money';
 import { type Entry, entriesTable, type RepeatSeries, withUserChange } from '@pfs/resource-store';
-import type { EntryDraft } from './entry-draft';
-import { EntryWriter } from './entry-writer';
-import type { LedgerDeps } from './ledger.deps';
+import type { EntryDraft } from '../entries/entry-draft';
+import { EntryWriter } from '../entries/entry-writer';
+import type { LedgerDeps } from '../../ledger-deps';
 import {
   addDays,
   dateOfIteration,
@@ -21,7 +21,7 @@ import {
 } from './repeat-series.use-case';
 import { accountsOf, draftFromTemplate, type RepeatTemplate, templateOf } from './repeat-template';
 import { removeWithCompanions, type SeriesContext } from './repeat-context';
-import { applyEntryUpdate, type UpdateEntryOptions, writeInStep } from './update-entry.use-case';
+import { applyEntryUpdate, type UpdateEntryOptions, writeInStep } from '../entries/update-entry.use-case';
 
 /** Which occurrences of a series a write touches: every one, this one, or this one and the later ones. */
 export type SeriesScope = 'all' | 'one' | 'tail';

@@ -2,9 +2,9 @@ import { parsePageParams, requireScopes, userIdOf } from '@pfs/resource-api';
 import { inputError } from '@pfs/errors';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { ratesReady } from '../currencies/rate-book';
-import { readEntryFilters } from './entry-list-filters';
-import { ledgerDepsOf } from './ledger-deps-of';
+import { ratesReady } from '../../http/rates-ready';
+import { readEntryFilters } from '../entries/entry-list-filters';
+import { ledgerDepsOf } from '../../ledger-deps';
 import { sumEntriesByGroup } from './sum-by-group.use-case';
 import { presentSumsRow } from './sums.presenter';
 

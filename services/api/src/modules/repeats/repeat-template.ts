@@ -1,5 +1,5 @@
 import { formatAmount } from '@pfs/money';
-import { type EntryDraft, readEntryDraft } from './entry-draft';
+import { type EntryDraft, readEntryDraft } from '../entries/entry-draft';
 
 /**
  * The entry state a series' occurrences are made from, kept as an entry body (exact amounts as text) so it

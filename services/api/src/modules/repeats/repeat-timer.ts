@@ -1,5 +1,5 @@
 import type { Logger } from '@pfs/logger';
-import type { LedgerDeps } from './ledger.deps';
+import type { LedgerDeps } from '../../ledger-deps';
 import { materializeDueRepeats } from './repeat-series.use-case';
 
 /**

@@ -7,8 +7,8 @@ import {
   type EntryFilters,
   type SqlFilter,
 } from '@pfs/resource-store';
-import type { LedgerDeps } from './ledger.deps';
-import { matchesFilters, type PlannedOccurrence, plannedOccurrences } from './planned-occurrences';
+import type { LedgerDeps } from '../../ledger-deps';
+import { matchesFilters, type PlannedOccurrence, plannedOccurrences } from '../repeats/planned-occurrences';
 import { convertDayTotal } from './convert-day-total';
 
 export type TimelineGroupBy = 'day' | 'category' | 'location';

@@ -1,7 +1,7 @@
 import { inputError } from '@pfs/errors';
 import { type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
 import { type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
-import type { LedgerDeps } from './ledger.deps';
+import type { LedgerDeps } from '../../ledger-deps';
 import { convertDayTotal } from './convert-day-total';
 import { addDayTotal } from './sum-entries.use-case';
 

@@ -10,9 +10,8 @@ import {
 } from '@pfs/resource-store';
 import type { Request, Response } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import type { PresenterFor } from './entry-lists';
-import { ledgerDepsOf } from './ledger-deps-of';
-import type { LedgerDeps } from './ledger.deps';
+import type { PresenterFor } from '../entries/entry-presenter-for';
+import { type LedgerDeps, ledgerDepsOf } from '../../ledger-deps';
 import {
   matchesFilters,
   type PlannedOccurrence,

@@ -1,9 +1,9 @@
 import { Decimal } from '@pfs/money';
 import type { ApiDependencies } from '../../dependencies';
-import { ledgerDepsOf } from '../entries/ledger-deps-of';
-import { matchesFilters, plannedOccurrences } from '../entries/planned-occurrences';
+import { ledgerDepsOf } from '../../ledger-deps';
+import { matchesFilters, plannedOccurrences } from '../repeats/planned-occurrences';
 import type { PlannedSums } from './planned-sums.hook';
-import { convertDayTotal } from '../entries/convert-day-total';
+import { convertDayTotal } from './convert-day-total';
 
 /**
  * `sum_planned` from the repeats engine: the planned occurrences of the period (not yet entries) that the

@@ -1,9 +1,9 @@
 import { inputError, notFound } from '@pfs/errors';
 import { formatModified, requireScope, userIdOf } from '@pfs/resource-api';
 import { listEntryLocations, type LocationGroup } from '@pfs/resource-store';
-import type { Request, Router } from 'express';
+import { type Request, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { readEntryFilters } from './entry-list-filters';
+import { readEntryFilters } from '../entries/entry-list-filters';
 
 const ENDPOINT = 'entries/locations';
 /** The farthest two points on Earth are about 20,000 km apart. */
@@ -59,7 +59,8 @@ function presentLocation(location: LocationGroup): Record<string, unknown> {
  * `GET /entries/locations` and `/entries/locations/{id}` (scope locations:r; docs/ledger.md): the places of
  * the user's entries, derived from the entries' `location`, with pagination, `since` and the entry filters.
  */
-export function locationsRoutes(router: Router, deps: ApiDependencies): void {
+export function locationsRoutes(deps: ApiDependencies): Router {
+  const router = Router();
   const api = deps.resourceApi;
 
   router.get('/entries/locations', requireScope('locations:r'), async (req, res) => {
@@ -96,4 +97,5 @@ export function locationsRoutes(router: Router, deps: ApiDependencies): void {
     if (!result.items[0]) throw notFound('Location', key);
     api.respond.sendObject(req, res, 'entries', presentLocation(result.items[0]), result.items[0].modifiedAt);
   });
+  return router;
 }

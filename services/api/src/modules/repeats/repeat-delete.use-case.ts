@@ -1,8 +1,8 @@
 import { notFound } from '@pfs/errors';
 import { entriesTable, withUserChange } from '@pfs/resource-store';
-import { deleteEntry } from './delete-entry.use-case';
-import { EntryWriter } from './entry-writer';
-import type { LedgerDeps } from './ledger.deps';
+import { deleteEntry } from '../entries/delete-entry.use-case';
+import { EntryWriter } from '../entries/entry-writer';
+import type { LedgerDeps } from '../../ledger-deps';
 import { removeWithCompanions } from './repeat-context';
 import type { SeriesScope } from './repeat-edit.use-case';
 import { addDays, dateOfIteration } from './repeat-rule';

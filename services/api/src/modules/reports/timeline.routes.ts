@@ -1,16 +1,20 @@
 import { findUserCrossRate } from '@pfs/money';
 import { parsePageParams, requireScope, userIdOf } from '@pfs/resource-api';
-import type { Router } from 'express';
+import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import type { PresenterFor } from './entry-lists';
-import { ledgerDepsOf } from './ledger-deps-of';
-import { type PlannedOccurrence, presentPlanned } from './planned-occurrences';
+import { ratesReady } from '../../http/rates-ready';
+import { entryPresenterFor } from '../entries/entry-presenter-for';
+import { ledgerDepsOf } from '../../ledger-deps';
+import { type PlannedOccurrence, presentPlanned } from '../repeats/planned-occurrences';
 import { presentTimelineGroup, readTimelineRequest } from './timeline-query';
 import { entryTimeline } from './timeline.use-case';
 
 /** `GET /entries/timeline` (docs/ledger.md): groups paged with page/per_page, Link and X-Total-Count. */
-export function timelineRoute(router: Router, deps: ApiDependencies, presenterFor: PresenterFor): void {
+export function timelineRoutes(deps: ApiDependencies): Router {
+  const router = Router();
   const ledger = ledgerDepsOf(deps);
+  const presenterFor = entryPresenterFor(deps);
+  router.use('/entries/timeline', ratesReady(deps.rates));
   router.get('/entries/timeline', requireScope('entries:r'), async (req, res) => {
     const userId = userIdOf(req);
     const request = readTimelineRequest(req);
@@ -48,4 +52,5 @@ export function timelineRoute(router: Router, deps: ApiDependencies, presenterFo
       body,
     });
   });
+  return router;
 }
