@@ -14,7 +14,8 @@ import {
   withUserChange,
 } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
-import { readBudgetSnapshot } from './budget-draft';
+import { assertBudgetRules, budgetSnapshotOf } from './budget-rules';
+import type { BudgetBody } from './budgets.schema';
 import type { BudgetsDeps } from './budgets.deps';
 import { movedIds, reorderedIds, writeDisplayOrder } from '../ordering/display-order';
 
@@ -55,9 +56,10 @@ async function assertReferences(
   if (errors.length) throw inputError(errors);
 }
 
-export async function createBudget(deps: BudgetsDeps, userId: string, state: Snapshot): Promise<Budget> {
+export async function createBudget(deps: BudgetsDeps, userId: string, body: BudgetBody): Promise<Budget> {
   return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const snapshot = readBudgetSnapshot(state, { order: await deps.budgets.nextOrder(manager, userId) });
+    assertBudgetRules(body);
+    const snapshot = budgetSnapshotOf(body, { order: await deps.budgets.nextOrder(manager, userId) });
     await assertReferences(manager, userId, snapshot);
     return budgetsTable.insert(manager, userId, changeSeq, snapshot);
   });
@@ -68,8 +70,8 @@ export interface UpdateBudgetOptions {
   clientModified: Date;
   /** The client's intended state from the state it edited (PUT: the body; PATCH: the patch applied). */
   intended: (edited: Snapshot) => Snapshot;
-  /** Validates a full state against the published schema. */
-  assertValid: (state: Snapshot) => void;
+  /** Validates a full state against the published schema (the route's registry). */
+  parseState: (state: Snapshot) => BudgetBody;
   presentCurrent: (budget: Budget) => unknown;
 }
 
@@ -107,9 +109,10 @@ export async function resolveBudgetWrite(
     loadRevision: (at) => budgetsTable.findRevision(manager, userId, current.id, at),
     presentCurrent: () => options.presentCurrent(current),
   });
-  options.assertValid(merged);
-  assertExtraSize(merged.extra);
-  const snapshot = readBudgetSnapshot(merged, { order: current.order });
+  const body = options.parseState(merged);
+  assertExtraSize(body.extra);
+  assertBudgetRules(body);
+  const snapshot = budgetSnapshotOf(body, { order: current.order });
   await assertReferences(manager, userId, snapshot, current);
   return snapshot;
 }

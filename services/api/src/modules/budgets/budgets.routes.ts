@@ -31,20 +31,9 @@ import {
 } from './budget-writes.use-case';
 import { budgetsDepsOf } from './budgets.deps';
 import { presentBudget } from './budgets.presenter';
+import type { BudgetBody } from './budgets.schema';
 
 const NO_CONTENT = { status: 204, headers: {} };
-
-/** Stored snapshots keep amounts as exact text; the published schema validates them as the JSON numbers clients send. */
-function asJsonNumbers(state: Snapshot): Snapshot {
-  const number = (value: unknown) => (typeof value === 'string' ? Number(value) : value);
-  const out: Snapshot = { ...state };
-  for (const key of ['limit', 'delta', 'percent', 'rollover_amount']) {
-    if (out[key] !== undefined) out[key] = number(out[key]);
-  }
-  const currency = out.currency as Record<string, unknown> | undefined;
-  if (currency?.rate !== undefined) out.currency = { ...currency, rate: number(currency.rate) };
-  return out;
-}
 
 function readDate(query: Record<string, unknown>, name: string, required: boolean): string | undefined {
   const value = query[name];
@@ -173,8 +162,8 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
 
   router.post('/budgets', requireScope('budgets:rw'), async (req, res) => {
     await idempotent(req, res, async () => {
-      const state = await parseCreateBody(api.schemas, 'budgets', withRecurrence(req.body));
-      const created = await createBudget(budgets, userIdOf(req), state);
+      const body = await parseCreateBody<BudgetBody>(api.schemas, 'budgets', withRecurrence(req.body));
+      const created = await createBudget(budgets, userIdOf(req), body);
       return api.respond.created(
         res,
         'budgets',
@@ -218,7 +207,7 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
         const { modified: _m, ...state } = api.schemas.normalizeUpdate('budgets', patched);
         return state;
       },
-      assertValid: (state) => api.schemas.assertValidState('budgets', asJsonNumbers(state)),
+      parseState: (state) => api.schemas.parseStoredState<BudgetBody>('budgets', state),
       presentCurrent: () => currentBody,
     });
     api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, updated));

@@ -1,11 +1,17 @@
-import { createSchemaOf, type JsonSchema, type ResourceSchema, updateSchemaOf } from '@pfs/resource-api';
+import {
+  createSchemaOf,
+  type JsonSchema,
+  type ResourceSchema,
+  updateSchemaOf,
+  type WriteBodyOf,
+} from '@pfs/resource-api';
 import { BUDGET_FREQUENCIES, BUDGET_STATUSES, BUDGET_TYPES } from '@pfs/resource-store';
 
-const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' };
-const ids = { type: 'array', maxItems: 100, items: id };
-const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 };
-const date = { type: 'string', format: 'date' };
-const figure = { type: 'number', readOnly: true };
+const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } as const;
+const ids = { type: 'array', maxItems: 100, items: id } as const;
+const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 } as const;
+const date = { type: 'string', format: 'date' } as const;
+const figure = { type: 'number', readOnly: true } as const;
 
 const listQuery = {
   type: 'object',
@@ -28,73 +34,80 @@ const listQuery = {
   },
 };
 
+/** The representation; written `as const` so the body type below is derived from what is published. */
+const properties = {
+  id: { type: 'string', readOnly: true },
+  name: { type: 'string', minLength: 1, maxLength: 300 },
+  type: { type: 'string', enum: [...BUDGET_TYPES] },
+  limit: { ...amount, description: 'Required for regular budgets (≥ 0); computed for delta and percent.' },
+  delta: { ...amount, description: 'delta budgets: limit = previous iteration amount + delta (≥ 0).' },
+  percent: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 100000,
+    description: 'percent budgets: limit = percent % of the incomes of the iteration.',
+  },
+  currency: {
+    type: 'object',
+    required: ['code'],
+    description: 'main_rate (read-only) converts to the main currency on the iteration start.',
+    properties: {
+      code: { type: 'string', pattern: '^[A-Z]{3}$' },
+      rate: { type: 'number', exclusiveMinimum: 0 },
+      fixed: { type: 'boolean' },
+      main_rate: { type: 'number', readOnly: true },
+    },
+  },
+  recurrence: {
+    type: 'object',
+    required: ['frequency', 'start'],
+    description: 'iteration (read-only) is the index of the shown iteration, 0 first.',
+    properties: {
+      frequency: { type: 'string', enum: [...BUDGET_FREQUENCIES] },
+      interval: { type: 'integer', minimum: 1, maximum: 127 },
+      start: date,
+      end: date,
+      byday: { type: 'string', maxLength: 100 },
+      bymonthday: { type: 'string', maxLength: 100 },
+      bysetpos: { type: 'string', maxLength: 100 },
+      iteration: { type: 'integer', minimum: 0, readOnly: true },
+    },
+  },
+  rollover: { type: 'boolean' },
+  rollover_amount: { ...amount, description: 'Set it to replace the computed carry-over.' },
+  order: { type: 'integer', minimum: 0, maximum: 255 },
+  status: { type: 'string', enum: [...BUDGET_STATUSES] },
+  categories: ids,
+  '!categories': ids,
+  tags: ids,
+  '!tags': ids,
+  accounts: ids,
+  '!accounts': ids,
+  from: { ...date, readOnly: true },
+  to: { ...date, readOnly: true },
+  amount: { ...figure, minimum: 0 },
+  planned: { ...figure, minimum: 0 },
+  limit_planned: figure,
+  history_amount_median: figure,
+  problem: { type: 'object', readOnly: true },
+  modified: { type: 'string', readOnly: true, description: 'Opaque; send it back on writes.' },
+  deleted: { type: 'boolean', readOnly: true },
+  recalculated: { type: 'boolean', readOnly: true },
+  extra: { type: 'object', description: 'Any JSON the application stores; returned unchanged (≤16 KiB).' },
+} as const;
+
+/** A POST, PUT or merged PATCH body once the published schema validated it (legacy shapes already mapped). */
+const required = ['name', 'type', 'currency', 'recurrence'] as const;
+export type BudgetBody = WriteBodyOf<typeof properties, typeof required>;
+
 export const budgetsSchema: ResourceSchema = {
   name: 'budgets',
   title: 'Budget',
   description:
     'A spending limit over recurring iterations (docs/budgets.md). Each item is one budget at one iteration (from/to); amount, planned, rollover_amount and the limit of delta and percent budgets are computed from the entries at read, so recalculated is always true.',
-  properties: {
-    id: { type: 'string', readOnly: true },
-    name: { type: 'string', minLength: 1, maxLength: 300 },
-    type: { type: 'string', enum: [...BUDGET_TYPES] },
-    limit: { ...amount, description: 'Required for regular budgets (≥ 0); computed for delta and percent.' },
-    delta: { ...amount, description: 'delta budgets: limit = previous iteration amount + delta (≥ 0).' },
-    percent: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      maximum: 100000,
-      description: 'percent budgets: limit = percent % of the incomes of the iteration.',
-    },
-    currency: {
-      type: 'object',
-      required: ['code'],
-      description: 'main_rate (read-only) converts to the main currency on the iteration start.',
-      properties: {
-        code: { type: 'string', pattern: '^[A-Z]{3}$' },
-        rate: { type: 'number', exclusiveMinimum: 0 },
-        fixed: { type: 'boolean' },
-        main_rate: { type: 'number', readOnly: true },
-      },
-    },
-    recurrence: {
-      type: 'object',
-      required: ['frequency', 'start'],
-      description: 'iteration (read-only) is the index of the shown iteration, 0 first.',
-      properties: {
-        frequency: { type: 'string', enum: [...BUDGET_FREQUENCIES] },
-        interval: { type: 'integer', minimum: 1, maximum: 127 },
-        start: date,
-        end: date,
-        byday: { type: 'string', maxLength: 100 },
-        bymonthday: { type: 'string', maxLength: 100 },
-        bysetpos: { type: 'string', maxLength: 100 },
-        iteration: { type: 'integer', minimum: 0, readOnly: true },
-      },
-    },
-    rollover: { type: 'boolean' },
-    rollover_amount: { ...amount, description: 'Set it to replace the computed carry-over.' },
-    order: { type: 'integer', minimum: 0, maximum: 255 },
-    status: { type: 'string', enum: [...BUDGET_STATUSES] },
-    categories: ids,
-    '!categories': ids,
-    tags: ids,
-    '!tags': ids,
-    accounts: ids,
-    '!accounts': ids,
-    from: { ...date, readOnly: true },
-    to: { ...date, readOnly: true },
-    amount: { ...figure, minimum: 0 },
-    planned: { ...figure, minimum: 0 },
-    limit_planned: figure,
-    history_amount_median: figure,
-    problem: { type: 'object', readOnly: true },
-    modified: { type: 'string', readOnly: true, description: 'Opaque; send it back on writes.' },
-    deleted: { type: 'boolean', readOnly: true },
-    recalculated: { type: 'boolean', readOnly: true },
-    extra: { type: 'object', description: 'Any JSON the application stores; returned unchanged (≤16 KiB).' },
-  },
-  createRequired: ['name', 'type', 'currency', 'recurrence'],
-  updateRequired: ['name', 'type', 'currency', 'recurrence'],
+  properties,
+  createRequired: [...required],
+  updateRequired: [...required],
   links: [
     {
       rel: 'list',
