@@ -1,7 +1,7 @@
 import { ensureDatabase } from '../libs/resource-store/src/ensure-database';
 import { resourceMigrations } from '../libs/resource-store/src/migrations';
 import { runMigrations } from '../libs/resource-store/src/run-migrations';
-import { authMigrations } from '../services/auth/src/migrations';
+import { authMigrations } from '../libs/resource-store/src/auth/migrations';
 import { newTestRunId, testDatabaseUrl } from './test-run';
 
 /** Creates this run's database and migrates it once; workers inherit the environment set here. */

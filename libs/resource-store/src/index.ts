@@ -7,6 +7,8 @@ export { dropDatabase, ensureDatabase } from './ensure-database';
 export { runMigrations } from './run-migrations';
 export { migrationsCheck, pendingMigrations } from './pending-migrations';
 export { poolStatsOf } from './pool-stats';
+export { storeHealth } from './store-health';
+export type { StoreHealth } from './store-health';
 export type { MigrationSet } from './run-migrations';
 export { resourceMigrations } from './migrations';
 export { UserEntity } from './entities/user.entity';
@@ -113,3 +115,4 @@ export type { BudgetWindow, BudgetWindowTotal } from './repositories/budget-wind
 export { listEntryLocations } from './repositories/entry-locations';
 export type { EntryLocationQuery, LocationGroup } from './repositories/entry-locations';
 export * from './export-rows';
+export * from './auth';

@@ -11,13 +11,7 @@ import {
 } from '@pfs/http';
 import express, { Express } from 'express';
 import helmet from 'helmet';
-import { migrationsCheck, poolStatsOf } from '@pfs/resource-store';
-import {
-  allMigrationSets,
-  AuthDependencies,
-  passwordAttemptLimits,
-  secondFactorDependencies,
-} from './dependencies';
+import { AuthDependencies, passwordAttemptLimits, secondFactorDependencies } from './dependencies';
 import { accountRoutes } from './routes/account.routes';
 import { authorizeRoutes } from './routes/authorize.routes';
 import { developerRoutes } from './routes/developer.routes';
@@ -47,12 +41,12 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   // Pages carry no scripts; the default CSP forbids inline scripts, and form-action stays on our origin.
   app.use(helmet({ contentSecurityPolicy: { directives: { 'form-action': ["'self'"] } } }));
   const checks = {
-    postgres: () => deps.dataSource.query('SELECT 1'),
+    postgres: deps.storeHealth.postgres,
     redis: () => deps.redis.ping(),
-    migrations: migrationsCheck(deps.dataSource, allMigrationSets),
+    migrations: deps.storeHealth.migrations,
   };
   app.use(healthRoutes(checks));
-  observeDependencies({ checks, pool: () => poolStatsOf(deps.dataSource) });
+  observeDependencies({ checks, pool: deps.storeHealth.pool });
   app.use(metadataRoutes(deps.config.AUTH_URL));
   const loginDependencies = {
     ...deps,

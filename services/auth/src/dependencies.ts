@@ -4,24 +4,29 @@ import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { closeRedis, openRedis, Redis, redisTimeouts } from '@pfs/redis';
 import {
+  AuthorizationCodeRepository,
+  authEntities,
+  authMigrations,
+  ClientRepository,
+  CredentialRepository,
   databaseTimeouts,
+  GrantRepository,
+  LiveTokenRepository,
   openDatabase,
+  RecoveryCodeRepository,
   resourceEntities,
   resourceMigrations,
+  StoreHealth,
+  storeHealth,
+  TokenRepository,
+  UserAccountRepository,
   UserRepository,
 } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
+import type { AuthRepositories } from './auth-repositories';
 import { AuthConfig, authConfigShape } from './config';
-import { authEntities } from './entities';
-import { authMigrations } from './migrations';
 import { createOAuthServer } from './oauth/oauth-server';
 import { PasswordHasher } from './password-hasher';
-import { AuthorizationCodeRepository } from './repositories/authorization-code.repository';
-import { ClientRepository } from './repositories/client.repository';
-import { CredentialRepository } from './repositories/credential.repository';
-import { GrantRepository } from './repositories/grant.repository';
-import { RecoveryCodeRepository } from './repositories/recovery-code.repository';
-import { TokenRepository } from './repositories/token.repository';
 import { OtpSecretCipher } from './security/otp-secret.cipher';
 import type { PasswordAttemptLimits } from './security/password-attempts';
 import { RateLimiter } from './security/rate-limiter';
@@ -33,16 +38,13 @@ import { SessionStore } from './web/session.store';
 export interface AuthDependencies {
   config: AuthConfig;
   logger: Logger;
+  /** Only to close it, and for tests that look at rows; routes and use cases go through `repos`. */
   dataSource: DataSource;
+  /** The health probes and pool counters of the database, for /health and the metrics. */
+  storeHealth: StoreHealth;
   redis: Redis;
   oauth: OAuth2Server;
-  users: UserRepository;
-  credentials: CredentialRepository;
-  clients: ClientRepository;
-  grants: GrantRepository;
-  codes: AuthorizationCodeRepository;
-  tokens: TokenRepository;
-  recoveryCodes: RecoveryCodeRepository;
+  repos: AuthRepositories;
   introspection: TokenIntrospectionStore;
   sessions: SessionStore;
   passwords: PasswordHasher;
@@ -54,8 +56,7 @@ export interface AuthDependencies {
 /** What checking a second factor needs, from the service's dependencies. */
 export function secondFactorDependencies(deps: AuthDependencies): SecondFactorDependencies {
   return {
-    credentials: deps.credentials,
-    recoveryCodes: deps.recoveryCodes,
+    repos: deps.repos,
     cipher: deps.otpCipher,
     limiter: deps.limiter,
     redis: deps.redis,
@@ -96,24 +97,26 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
       await dataSource.destroy();
       throw error;
     });
-  const clients = new ClientRepository(dataSource);
-  const grants = new GrantRepository(dataSource);
-  const codes = new AuthorizationCodeRepository(dataSource);
-  const tokens = new TokenRepository(dataSource);
+  const repos: AuthRepositories = {
+    users: new UserRepository(dataSource),
+    userAccounts: new UserAccountRepository(dataSource),
+    credentials: new CredentialRepository(dataSource),
+    recoveryCodes: new RecoveryCodeRepository(dataSource),
+    clients: new ClientRepository(dataSource),
+    grants: new GrantRepository(dataSource),
+    codes: new AuthorizationCodeRepository(dataSource),
+    tokens: new TokenRepository(dataSource),
+    liveTokens: new LiveTokenRepository(dataSource),
+  };
   const introspection = new TokenIntrospectionStore(redis);
   return {
     config,
     logger,
     dataSource,
+    storeHealth: storeHealth(dataSource, allMigrationSets),
     redis,
-    oauth: createOAuthServer(config, { clients, grants, codes, tokens, introspection }),
-    users: new UserRepository(dataSource),
-    credentials: new CredentialRepository(dataSource),
-    clients,
-    grants,
-    codes,
-    tokens,
-    recoveryCodes: new RecoveryCodeRepository(dataSource),
+    oauth: createOAuthServer(config, { repos, introspection }),
+    repos,
     introspection,
     sessions: new SessionStore(redis, config.SESSION_TTL_SECONDS),
     passwords: new PasswordHasher(),

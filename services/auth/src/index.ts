@@ -6,10 +6,7 @@ export { restoreIntrospectionRecords } from './use-cases/restore-introspection.u
 export type { AuthConfig } from './config';
 export { allMigrationSets, createAuthDependencies } from './dependencies';
 export type { AuthDependencies } from './dependencies';
-export { authEntities } from './entities';
-export { authMigrations } from './migrations';
 export { PasswordHasher } from './password-hasher';
-export { ClientRepository } from './repositories/client.repository';
 export { createClient } from './use-cases/create-client.use-case';
 export type { CreatedClient, NewClientInput } from './use-cases/create-client.use-case';
 export { createUser } from './use-cases/create-user.use-case';

@@ -1,5 +1,5 @@
 import { isKnownScope, parseScope, sameScope } from '@pfs/contracts';
-import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
+import type { ClientRepository, OAuthClientRecord } from '@pfs/resource-store';
 
 /** The spec: `state` is truncated to 255 characters and returned unchanged otherwise. */
 export const MAX_STATE_LENGTH = 255;

@@ -1,7 +1,7 @@
 import { hashToken } from '@pfs/contracts';
 import type { Request, RequestHandler } from 'express';
 import { timingSafeEqual } from 'node:crypto';
-import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
+import type { ClientRepository, OAuthClientRecord } from '@pfs/resource-store';
 
 export interface ClientCredentials {
   id: string;

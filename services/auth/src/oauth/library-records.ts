@@ -1,5 +1,5 @@
 import type { Client, User } from '@node-oauth/oauth2-server';
-import type { OAuthClientRecord } from '../repositories/client.repository';
+import type { OAuthClientRecord } from '@pfs/resource-store';
 
 /** What the authorize step passes along with the user: the grant the code belongs to. */
 export interface AuthorizingUser extends User {

@@ -6,21 +6,15 @@ import type {
   Token,
 } from '@node-oauth/oauth2-server';
 import { formatScope, generateToken, hashToken, parseScope, sameScope } from '@pfs/contracts';
-import type { AuthorizationCodeRepository } from '../repositories/authorization-code.repository';
-import type { ClientRepository } from '../repositories/client.repository';
-import type { GrantRepository } from '../repositories/grant.repository';
-import type { TokenRepository } from '../repositories/token.repository';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
 import { revokeGrants } from '../use-cases/revoke-grants.use-case';
 import { isClientSecret } from './client-credentials';
 import { AuthorizingUser, toLibraryClient } from './library-records';
 import { findUsableRefreshToken } from './refresh-token-reuse';
+import type { AuthRepositories } from '../auth-repositories';
 
 export interface OAuthModelDependencies {
-  clients: ClientRepository;
-  grants: GrantRepository;
-  codes: AuthorizationCodeRepository;
-  tokens: TokenRepository;
+  repos: Pick<AuthRepositories, 'clients' | 'grants' | 'codes' | 'tokens'>;
   introspection: TokenIntrospectionStore;
   /** A rotated refresh token presented again within this many seconds is a retry (see refresh-token-reuse). */
   refreshReuseGraceSeconds: number;
@@ -34,7 +28,7 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
   return {
     /** Called by the token endpoint with the Basic credentials, and by authorize with no secret. */
     async getClient(clientId, clientSecret) {
-      const client = await deps.clients.findById(clientId);
+      const client = await deps.repos.clients.findById(clientId);
       if (!client) return false;
       if (clientSecret !== null && clientSecret !== undefined) {
         if (!isClientSecret(client, clientSecret)) return false;
@@ -48,7 +42,7 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
 
     async saveAuthorizationCode(code, client, user) {
       const authorizingUser = user as AuthorizingUser;
-      await deps.codes.create({
+      await deps.repos.codes.create({
         codeHash: hashToken(code.authorizationCode),
         grantId: authorizingUser.grantId,
         clientId: client.id,
@@ -65,17 +59,17 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
 
     async getAuthorizationCode(authorizationCode) {
       const codeHash = hashToken(authorizationCode);
-      const record = await deps.codes.findByHash(codeHash);
+      const record = await deps.repos.codes.findByHash(codeHash);
       if (!record) return false;
       if (record.usedAt) {
         // The spec and RFC 6749 §4.1.2: a code used twice revokes every token issued from it.
-        const grantIds = await deps.tokens.findGrantIdsByCode(codeHash);
+        const grantIds = await deps.repos.tokens.findGrantIdsByCode(codeHash);
         await revokeGrants(deps, [record.grantId, ...grantIds]);
         return false;
       }
       // The user may have revoked the app (or a reuse revoked the grant) while the code was in flight.
-      if (!(await deps.grants.findActive(record.grantId))) return false;
-      const client = await deps.clients.findById(record.clientId);
+      if (!(await deps.repos.grants.findActive(record.grantId))) return false;
+      const client = await deps.repos.clients.findById(record.clientId);
       if (!client) return false;
       const code: AuthorizationCode = {
         authorizationCode,
@@ -93,7 +87,7 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
     },
 
     async revokeAuthorizationCode(code) {
-      return deps.codes.markUsed(hashToken(code.authorizationCode));
+      return deps.repos.codes.markUsed(hashToken(code.authorizationCode));
     },
 
     async generateAccessToken() {
@@ -125,7 +119,7 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
         authorizationCodeHash: codeHash,
         name: null,
       };
-      await deps.tokens.create([
+      await deps.repos.tokens.create([
         { ...common, tokenHash: accessHash, kind: 'access', expiresAt: token.accessTokenExpiresAt ?? null },
         ...(token.refreshToken
           ? [
@@ -149,9 +143,9 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
     },
 
     async getAccessToken(accessToken) {
-      const record = await deps.tokens.findActiveByHash(hashToken(accessToken), 'access');
+      const record = await deps.repos.tokens.findActiveByHash(hashToken(accessToken), 'access');
       if (!record || !record.clientId) return false;
-      const client = await deps.clients.findById(record.clientId);
+      const client = await deps.repos.clients.findById(record.clientId);
       if (!client) return false;
       return {
         accessToken,
@@ -165,7 +159,7 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
     async getRefreshToken(refreshToken) {
       const record = await findUsableRefreshToken(deps, hashToken(refreshToken));
       if (!record || !record.clientId || !record.grantId) return false;
-      const client = await deps.clients.findById(record.clientId);
+      const client = await deps.repos.clients.findById(record.clientId);
       if (!client) return false;
       const token: RefreshToken = {
         refreshToken,
@@ -179,7 +173,7 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
     async revokeToken(token) {
       // Refresh rotation: the old refresh token stops working once a new pair is issued. A retry within
       // the grace period finds it already rotated, which is fine.
-      await deps.tokens.markRotated(hashToken(token.refreshToken));
+      await deps.repos.tokens.markRotated(hashToken(token.refreshToken));
       return true;
     },
   };

@@ -1,11 +1,10 @@
-import type { GrantRepository } from '../repositories/grant.repository';
-import type { TokenRecord, TokenRepository } from '../repositories/token.repository';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
 import { revokeGrants } from '../use-cases/revoke-grants.use-case';
+import type { TokenRecord } from '@pfs/resource-store';
+import type { AuthRepositories } from '../auth-repositories';
 
 interface ReuseDependencies {
-  grants: GrantRepository;
-  tokens: TokenRepository;
+  repos: Pick<AuthRepositories, 'grants' | 'tokens'>;
   introspection: TokenIntrospectionStore;
   refreshReuseGraceSeconds: number;
 }
@@ -21,9 +20,9 @@ export async function findUsableRefreshToken(
   deps: ReuseDependencies,
   tokenHash: string,
 ): Promise<TokenRecord | undefined> {
-  const record = await deps.tokens.findByHash(tokenHash, 'refresh');
+  const record = await deps.repos.tokens.findByHash(tokenHash, 'refresh');
   if (!record || !record.grantId) return undefined;
-  const grant = await deps.grants.findActive(record.grantId);
+  const grant = await deps.repos.grants.findActive(record.grantId);
   if (!grant) return undefined;
   if (!record.revokedAt) return record;
   if (!record.rotatedAt) return undefined;

@@ -1,20 +1,17 @@
 import { hashToken, sameScope } from '@pfs/contracts';
 import type { Request } from 'express';
-import type { AuthorizationCodeRepository } from '../repositories/authorization-code.repository';
-import type { ClientRepository, OAuthClientRecord } from '../repositories/client.repository';
-import type { TokenRepository } from '../repositories/token.repository';
 import type { RateLimiter } from '../security/rate-limiter';
 import { clientLockoutName, isClientSecret, readBasicCredentials } from './client-credentials';
 import { SecondFactorDependencies, verifySecondFactor } from '../use-cases/verify-second-factor.use-case';
 import { invalidRequest, invalidScope, TokenEndpointError, tooManyRequests } from './token-endpoint-error';
 import { clientNetwork } from '../security/client-network';
+import type { OAuthClientRecord } from '@pfs/resource-store';
+import type { AuthRepositories } from '../auth-repositories';
 
 export const OTP_HEADER = 'X-Service-OTP';
 
 export interface TokenRequestCheckDependencies {
-  clients: ClientRepository;
-  codes: AuthorizationCodeRepository;
-  tokens: TokenRepository;
+  repos: Pick<AuthRepositories, 'clients' | 'codes' | 'tokens'>;
   limiter: RateLimiter;
   secondFactor: SecondFactorDependencies;
   maxRequestsPerIp: number;
@@ -59,7 +56,7 @@ const invalidClient = (description: string) =>
 async function findClient(deps: TokenRequestCheckDependencies, req: Request, body: Record<string, unknown>) {
   const credentials = readClientCredentials(req, body);
   if (!credentials) return undefined;
-  const client = await deps.clients.findById(credentials.id);
+  const client = await deps.repos.clients.findById(credentials.id);
   if (!client) return undefined;
   if (credentials.secret === undefined || credentials.secret === '') {
     if (!client.grants.includes('implicit'))
@@ -76,7 +73,7 @@ async function assertRefreshScopeUnchanged(
   body: Record<string, unknown>,
 ) {
   if (typeof body.scope !== 'string' || typeof body.refresh_token !== 'string') return;
-  const token = await deps.tokens.findByHash(hashToken(body.refresh_token), 'refresh');
+  const token = await deps.repos.tokens.findByHash(hashToken(body.refresh_token), 'refresh');
   if (token && token.clientId === client.id && !sameScope(body.scope, token.scope)) {
     throw invalidScope('The scope must equal the scope returned at the code exchange.');
   }
@@ -90,7 +87,7 @@ async function assertSecondFactor(
   body: Record<string, unknown>,
 ) {
   if (typeof body.code !== 'string') return;
-  const code = await deps.codes.findByHash(hashToken(body.code));
+  const code = await deps.repos.codes.findByHash(hashToken(body.code));
   if (!code || code.usedAt || code.clientId !== client.id || code.expiresAt < new Date()) return;
   const result = await verifySecondFactor(deps.secondFactor, code.userId, req.get(OTP_HEADER), 'token');
   const otpRequired = { [OTP_HEADER]: 'required' };

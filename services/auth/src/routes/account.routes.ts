@@ -1,8 +1,7 @@
 import { AppError } from '@pfs/errors';
-import type { User, UserRepository } from '@pfs/resource-store';
+import type { User } from '@pfs/resource-store';
 import { Request, Response, Router } from 'express';
 import type { RawHtml } from '../web/html';
-import type { GrantRepository } from '../repositories/grant.repository';
 import {
   beginTwoFactorSetup,
   disableTwoFactor,
@@ -28,12 +27,12 @@ import {
 } from '../security/password-attempts';
 import { findSignedInUser } from '../web/require-session';
 import type { SessionStore } from '../web/session.store';
+import type { AuthRepositories } from '../auth-repositories';
 
 export interface AccountRoutesDependencies
   extends TwoFactorDependencies, PersonalTokenDependencies, GrantRevocationDependencies {
-  users: UserRepository;
+  repos: Pick<AuthRepositories, 'users' | 'grants' | 'tokens' | 'credentials' | 'recoveryCodes'>;
   sessions: SessionStore;
-  grants: GrantRepository;
   secureCookies: boolean;
   passwordLimits: PasswordAttemptLimits;
 }
@@ -58,7 +57,7 @@ export function accountRoutes(deps: AccountRoutesDependencies): Router {
     const [twoFactor, tokens, apps] = await Promise.all([
       getTwoFactorStatus(deps, user.id),
       listPersonalTokens(deps, user.id),
-      deps.grants.listConnectedApps(user.id),
+      deps.repos.grants.listConnectedApps(user.id),
     ]);
     const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
     res.setHeader('Cache-Control', 'no-store');

@@ -5,9 +5,6 @@ import { Request, Response, Router } from 'express';
 import { AuthorizationCheck, buildRedirect, checkAuthorizationRequest } from '../oauth/authorization-request';
 import { newOAuthResponse, toOAuthRequest } from '../oauth/express-adapter';
 import type { AuthorizingUser } from '../oauth/library-records';
-import type { ClientRepository } from '../repositories/client.repository';
-import type { GrantRepository } from '../repositories/grant.repository';
-import type { TokenRepository } from '../repositories/token.repository';
 import type { RateLimiter } from '../security/rate-limiter';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
 import { issueImplicitToken } from '../use-cases/issue-implicit-token.use-case';
@@ -17,12 +14,11 @@ import { pageForm } from '../web/form';
 import { consentPage, errorPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
 import { clientNetwork } from '../security/client-network';
+import type { AuthRepositories } from '../auth-repositories';
 
 export interface AuthorizeRoutesDependencies {
+  repos: Pick<AuthRepositories, 'clients' | 'grants' | 'tokens'>;
   oauth: OAuth2Server;
-  clients: ClientRepository;
-  grants: GrantRepository;
-  tokens: TokenRepository;
   introspection: TokenIntrospectionStore;
   sessions: SessionStore;
   limiter: RateLimiter;
@@ -70,7 +66,7 @@ function redirectToSignIn(req: Request, res: Response) {
 
 /** Validates the request and, past the per-IP budget, answers temporarily_unavailable (spec's table). */
 async function checkRequest(deps: AuthorizeRoutesDependencies, req: Request, input: Record<string, unknown>) {
-  const check = await checkAuthorizationRequest(input, deps.clients);
+  const check = await checkAuthorizationRequest(input, deps.repos.clients);
   if (check.outcome !== 'valid') return check;
   const budget = await deps.limiter.hit(`authorize-ip:${clientNetwork(req.ip)}`, deps.maxRequestsPerIp);
   if (!budget.blocked) return check;
@@ -91,7 +87,11 @@ async function grantAccess(
   check: ValidCheck,
   userId: string,
 ) {
-  const grant = await deps.grants.create({ userId, clientId: check.client.id, scope: check.client.scope });
+  const grant = await deps.repos.grants.create({
+    userId,
+    clientId: check.client.id,
+    scope: check.client.scope,
+  });
   if (check.params.response_type === 'token') {
     const issued = await issueImplicitToken(deps, {
       userId,

@@ -1,18 +1,17 @@
 import { AppError } from '@pfs/errors';
-import type { User, UserRepository } from '@pfs/resource-store';
+import type { User } from '@pfs/resource-store';
 import { Request, Response, Router } from 'express';
-import type { ClientRepository } from '../repositories/client.repository';
 import { createClient, CreatedClient } from '../use-cases/create-client.use-case';
 import { issueCsrfToken } from '../web/csrf';
 import { pageForm } from '../web/form';
 import { developerPage } from '../web/developer.pages';
 import { findSignedInUser } from '../web/require-session';
 import type { SessionStore } from '../web/session.store';
+import type { AuthRepositories } from '../auth-repositories';
 
 export interface DeveloperRoutesDependencies {
-  users: UserRepository;
+  repos: Pick<AuthRepositories, 'users' | 'clients'>;
   sessions: SessionStore;
-  clients: ClientRepository;
   secureCookies: boolean;
 }
 
@@ -35,7 +34,7 @@ export function developerRoutes(deps: DeveloperRoutesDependencies): Router {
       form?: { name?: string; redirectUri?: string; scope?: string };
     },
   ) {
-    const apps = await deps.clients.listByOwner(user.id);
+    const apps = await deps.repos.clients.listByOwner(user.id);
     const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
     res.setHeader('Cache-Control', 'no-store');
     res.status(extra.error ? 400 : extra.created ? 201 : 200).type('html');
@@ -56,11 +55,7 @@ export function developerRoutes(deps: DeveloperRoutesDependencies): Router {
       scope: joinScope(req.body.scope),
     };
     try {
-      const created = await createClient(
-        { clients: deps.clients },
-        { ...form, implicit: req.body.implicit === 'yes' },
-        user.id,
-      );
+      const created = await createClient(deps, { ...form, implicit: req.body.implicit === 'yes' }, user.id);
       await render(req, res, user, { created });
     } catch (error) {
       if (!(error instanceof AppError) || !error.isExposed) throw error;

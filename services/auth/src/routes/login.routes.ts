@@ -1,9 +1,6 @@
 import { AppError } from '@pfs/errors';
-import { UserRepository } from '@pfs/resource-store';
 import { Request, Response, Router } from 'express';
-import type { DataSource } from 'typeorm';
 import type { PasswordHasher } from '../password-hasher';
-import type { CredentialRepository } from '../repositories/credential.repository';
 import {
   countPasswordAttempt,
   forgivePasswordAttempt,
@@ -16,11 +13,10 @@ import { pageForm } from '../web/form';
 import { errorPage, signInPage, signUpPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
 import { clientNetwork } from '../security/client-network';
+import type { AuthRepositories } from '../auth-repositories';
 
 export interface LoginRoutesDependencies extends PasswordAttemptLimits {
-  dataSource: DataSource;
-  users: UserRepository;
-  credentials: CredentialRepository;
+  repos: Pick<AuthRepositories, 'users' | 'userAccounts' | 'credentials'>;
   passwords: PasswordHasher;
   sessions: SessionStore;
   secureCookies: boolean;
@@ -73,8 +69,8 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
       res.setHeader('Retry-After', String(throttle.retryAfterSeconds));
       return res.status(429).type('html').send(signInPage({ csrfToken, returnTo, email, error }));
     }
-    const user = email ? await deps.users.findByEmail(email) : undefined;
-    const credential = user ? await deps.credentials.findByUserId(user.id) : undefined;
+    const user = email ? await deps.repos.users.findByEmail(email) : undefined;
+    const credential = user ? await deps.repos.credentials.findByUserId(user.id) : undefined;
     const valid = await deps.passwords.verify(credential?.passwordHash, password);
     if (!user || !valid) {
       const error = 'The email or password is incorrect.';

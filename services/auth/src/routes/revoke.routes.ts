@@ -2,14 +2,13 @@ import { hashToken } from '@pfs/contracts';
 import { Request, Response, Router } from 'express';
 import { parseForm } from '../web/form';
 import { findBasicAuthenticatedClient } from '../oauth/client-credentials';
-import type { ClientRepository } from '../repositories/client.repository';
-import type { TokenRecord, TokenRepository } from '../repositories/token.repository';
 import { GrantRevocationDependencies, revokeGrants } from '../use-cases/revoke-grants.use-case';
 import { readSecretQuery } from '../web/secret-query.middleware';
+import type { TokenRecord } from '@pfs/resource-store';
+import type { AuthRepositories } from '../auth-repositories';
 
 export interface RevokeRoutesDependencies extends GrantRevocationDependencies {
-  clients: ClientRepository;
-  tokens: TokenRepository;
+  repos: Pick<AuthRepositories, 'clients' | 'grants' | 'tokens'>;
 }
 
 function oauthError(res: Response, status: number, error: string, description: string) {
@@ -34,8 +33,8 @@ async function findNamedToken(
     if (typeof value !== 'string' || !value) continue;
     const hash = hashToken(value);
     const found =
-      (await deps.tokens.findActiveByHash(hash, 'refresh')) ??
-      (await deps.tokens.findActiveByHash(hash, 'access'));
+      (await deps.repos.tokens.findActiveByHash(hash, 'refresh')) ??
+      (await deps.repos.tokens.findActiveByHash(hash, 'access'));
     if (found) return found;
   }
   return undefined;
@@ -52,7 +51,7 @@ async function revokeWithBearer(
   res: Response,
   accessToken: string,
 ) {
-  const access = await deps.tokens.findActiveByHash(hashToken(accessToken), 'access');
+  const access = await deps.repos.tokens.findActiveByHash(hashToken(accessToken), 'access');
   if (!access?.grantId) {
     res.setHeader('WWW-Authenticate', 'Bearer realm="pfs", error="invalid_token"');
     return oauthError(res, 401, 'invalid_token', 'The access token is invalid or already revoked.');
@@ -63,7 +62,7 @@ async function revokeWithBearer(
   if (typeof refreshToken !== 'string' || !refreshToken) {
     return oauthError(res, 400, 'invalid_request', 'Missing parameter: refresh_token.');
   }
-  const refresh = await deps.tokens.findActiveByHash(hashToken(refreshToken), 'refresh');
+  const refresh = await deps.repos.tokens.findActiveByHash(hashToken(refreshToken), 'refresh');
   if (!refresh || refresh.grantId !== access.grantId) {
     return oauthError(res, 400, 'invalid_grant', 'The refresh token does not belong to this access token.');
   }
@@ -77,7 +76,7 @@ async function revokeWithBearer(
  * known (RFC 7009 §2.2: an invalid token is not an error); 401 invalid_client for bad credentials.
  */
 async function revokeAsClient(deps: RevokeRoutesDependencies, req: Request, res: Response) {
-  const client = await findBasicAuthenticatedClient(deps.clients, req);
+  const client = await findBasicAuthenticatedClient(deps.repos.clients, req);
   if (!client) {
     res.setHeader('WWW-Authenticate', 'Basic realm="pfs"');
     return oauthError(res, 401, 'invalid_client', 'Client authentication failed.');

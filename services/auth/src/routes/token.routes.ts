@@ -74,7 +74,7 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
   router.post(
     '/oauth2/token',
     parseTokenForm,
-    decodeFormEncodedBasic(deps.checks.clients),
+    decodeFormEncodedBasic(deps.checks.repos.clients),
     async (req: Request, res: Response) => {
       const response = newOAuthResponse();
       let clientId: string | undefined;

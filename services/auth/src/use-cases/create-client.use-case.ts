@@ -1,7 +1,7 @@
 import { ALL_SCOPES, formatScope, generateToken, hashToken, parseScope } from '@pfs/contracts';
 import { inputError } from '@pfs/errors';
 import { z } from 'zod';
-import type { ClientRepository } from '../repositories/client.repository';
+import type { AuthRepositories } from '../auth-repositories';
 
 /** Schemes a browser runs or reads locally: a redirect there would act in the page, not reach an app. */
 const FORBIDDEN_SCHEMES = ['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:'];
@@ -39,7 +39,7 @@ export interface CreatedClient {
 
 /** Registers an application: it gets a client id, a secret, its default redirect URI and default scope. */
 export async function createClient(
-  deps: { clients: ClientRepository },
+  deps: { repos: Pick<AuthRepositories, 'clients'> },
   input: NewClientInput,
   /** The developer who registered it on the developer page; none for the operator's CLI. */
   ownerUserId?: string,
@@ -54,7 +54,7 @@ export async function createClient(
   const clientId = generateToken(12);
   const clientSecret = generateToken(32);
   const scope = formatScope(parseScope(data.scope));
-  await deps.clients.create({
+  await deps.repos.clients.create({
     id: clientId,
     name: data.name,
     secretHash: hashToken(clientSecret),

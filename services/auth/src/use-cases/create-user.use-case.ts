@@ -1,9 +1,8 @@
 import { inputError } from '@pfs/errors';
-import { User, UserRepository } from '@pfs/resource-store';
-import { DataSource } from 'typeorm';
+import type { User } from '@pfs/resource-store';
 import { z } from 'zod';
+import type { AuthRepositories } from '../auth-repositories';
 import type { PasswordHasher } from '../password-hasher';
-import { CredentialRepository } from '../repositories/credential.repository';
 import type { OtpSecretCipher } from '../security/otp-secret.cipher';
 import { generateTotpSecret } from '../security/totp';
 
@@ -29,7 +28,11 @@ export interface CreatedUser {
 
 /** Creates a user with a password (and optionally two-factor) in one transaction. */
 export async function createUser(
-  deps: { dataSource: DataSource; passwords: PasswordHasher; otpCipher?: OtpSecretCipher },
+  deps: {
+    repos: Pick<AuthRepositories, 'users' | 'userAccounts'>;
+    passwords: PasswordHasher;
+    otpCipher?: OtpSecretCipher;
+  },
   input: NewUserInput,
 ): Promise<CreatedUser> {
   const parsed = NewUserInputSchema.safeParse(input);
@@ -39,27 +42,20 @@ export async function createUser(
     );
   }
   const data = parsed.data;
-  if (await new UserRepository(deps.dataSource).findByEmail(data.email)) {
+  if (await deps.repos.users.findByEmail(data.email)) {
     throw inputError([{ field: 'email', error: 'is already registered' }]);
   }
   const passwordHash = await deps.passwords.hash(data.password);
   if (data.enableOtp && !deps.otpCipher) throw new Error('enabling two-factor needs the OTP secret cipher');
   const otpSecret = data.enableOtp ? generateTotpSecret() : undefined;
-  const user = await deps.dataSource.transaction(async (manager) => {
-    const created = await new UserRepository(manager).create({
-      email: data.email,
-      firstName: data.firstName,
-      lastName: data.lastName,
-      currency: data.currency,
-    });
-    await new CredentialRepository(manager).create({
-      userId: created.id,
+  const user = await deps.repos.userAccounts.create(
+    { email: data.email, firstName: data.firstName, lastName: data.lastName, currency: data.currency },
+    {
       passwordHash,
       // Stored encrypted: the secret must stay readable to check codes, so it cannot be hashed.
       otpSecret: otpSecret && deps.otpCipher ? deps.otpCipher.encrypt(otpSecret) : null,
       otpEnabledAt: otpSecret ? new Date() : null,
-    });
-    return created;
-  });
+    },
+  );
   return { user, otpSecret };
 }

@@ -1,6 +1,6 @@
 import { generateToken, hashToken } from '@pfs/contracts';
-import type { TokenRepository } from '../repositories/token.repository';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
+import type { AuthRepositories } from '../auth-repositories';
 
 export interface ImplicitTokenOptions {
   userId: string;
@@ -15,13 +15,13 @@ export interface ImplicitTokenOptions {
  * token, since the client cannot keep one secret. The library has no implicit grant, so this is ours.
  */
 export async function issueImplicitToken(
-  deps: { tokens: TokenRepository; introspection: TokenIntrospectionStore },
+  deps: { repos: Pick<AuthRepositories, 'tokens'>; introspection: TokenIntrospectionStore },
   options: ImplicitTokenOptions,
 ): Promise<{ accessToken: string; expiresIn: number }> {
   const accessToken = generateToken();
   const tokenHash = hashToken(accessToken);
   const expiresAt = new Date(Date.now() + options.ttlSeconds * 1000);
-  await deps.tokens.create([
+  await deps.repos.tokens.create([
     {
       tokenHash,
       kind: 'access',

@@ -1,15 +1,13 @@
 import { inputError } from '@pfs/errors';
 import QRCode from 'qrcode';
 import type { PasswordHasher } from '../password-hasher';
-import type { CredentialRepository } from '../repositories/credential.repository';
-import type { RecoveryCodeRepository } from '../repositories/recovery-code.repository';
 import type { OtpSecretCipher } from '../security/otp-secret.cipher';
 import { generateRecoveryCodes, hashRecoveryCode } from '../security/recovery-codes';
 import { generateTotpSecret, matchTotpStep, totpUri } from '../security/totp';
+import type { AuthRepositories } from '../auth-repositories';
 
 export interface TwoFactorDependencies {
-  credentials: CredentialRepository;
-  recoveryCodes: RecoveryCodeRepository;
+  repos: Pick<AuthRepositories, 'credentials' | 'recoveryCodes'>;
   otpCipher: OtpSecretCipher;
   passwords: PasswordHasher;
 }
@@ -27,7 +25,7 @@ export interface TwoFactorSetup {
 }
 
 async function getCredential(deps: TwoFactorDependencies, userId: string) {
-  const credential = await deps.credentials.findByUserId(userId);
+  const credential = await deps.repos.credentials.findByUserId(userId);
   if (!credential) throw new Error(`user ${userId} has no credential`);
   return credential;
 }
@@ -38,7 +36,7 @@ export async function getTwoFactorStatus(
 ): Promise<TwoFactorStatus> {
   const credential = await getCredential(deps, userId);
   const enabled = credential.otpEnabledAt !== null;
-  return { enabled, recoveryCodesLeft: enabled ? await deps.recoveryCodes.countUnused(userId) : 0 };
+  return { enabled, recoveryCodesLeft: enabled ? await deps.repos.recoveryCodes.countUnused(userId) : 0 };
 }
 
 /** Step 1: a new secret, stored encrypted but not in force until the user proves their app has it. */
@@ -49,7 +47,7 @@ export async function beginTwoFactorSetup(
   const credential = await getCredential(deps, options.userId);
   if (credential.otpEnabledAt) throw inputError([{ field: 'two_factor', error: 'is already on' }]);
   const secret = generateTotpSecret();
-  await deps.credentials.updateOtp(options.userId, {
+  await deps.repos.credentials.updateOtp(options.userId, {
     otpSecret: deps.otpCipher.encrypt(secret),
     otpEnabledAt: null,
   });
@@ -84,8 +82,8 @@ export async function enableTwoFactor(
     throw inputError([{ field: 'code', error: 'is not the current code of your authenticator app' }]);
   }
   const recoveryCodes = generateRecoveryCodes();
-  await deps.recoveryCodes.replaceAll(options.userId, recoveryCodes.map(hashRecoveryCode));
-  await deps.credentials.updateOtp(options.userId, {
+  await deps.repos.recoveryCodes.replaceAll(options.userId, recoveryCodes.map(hashRecoveryCode));
+  await deps.repos.credentials.updateOtp(options.userId, {
     otpSecret: credential.otpSecret,
     otpEnabledAt: new Date(),
   });
@@ -102,6 +100,5 @@ export async function disableTwoFactor(
   if (!(await deps.passwords.verify(credential.passwordHash, password))) {
     throw inputError([{ field: 'password', error: 'is incorrect' }]);
   }
-  await deps.credentials.updateOtp(options.userId, { otpSecret: null, otpEnabledAt: null });
-  await deps.recoveryCodes.replaceAll(options.userId, []);
+  await deps.repos.credentials.disableTwoFactor(options.userId);
 }

@@ -1,11 +1,11 @@
 import { formatScope, generateToken, hashToken, personalTokenUsedKey, SCOPE_AREAS } from '@pfs/contracts';
 import { inputError, notFound } from '@pfs/errors';
 import type { Redis } from '@pfs/redis';
-import type { TokenRepository } from '../repositories/token.repository';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
+import type { AuthRepositories } from '../auth-repositories';
 
 export interface PersonalTokenDependencies {
-  tokens: TokenRepository;
+  repos: Pick<AuthRepositories, 'tokens'>;
   introspection: TokenIntrospectionStore;
   redis: Redis;
 }
@@ -36,7 +36,7 @@ export async function createPersonalToken(
   }
   const token = `${TOKEN_PREFIX}${generateToken()}`;
   const tokenHash = hashToken(token);
-  const [id] = await deps.tokens.create([
+  const [id] = await deps.repos.tokens.create([
     {
       tokenHash,
       kind: 'personal',
@@ -61,7 +61,7 @@ export async function listPersonalTokens(
   deps: PersonalTokenDependencies,
   userId: string,
 ): Promise<PersonalTokenSummary[]> {
-  const records = await deps.tokens.listPersonal(userId);
+  const records = await deps.repos.tokens.listPersonal(userId);
   if (!records.length) return [];
   const marks = await deps.redis.mget(...records.map((record) => personalTokenUsedKey(record.id)));
   return records.map((record, index) => {
@@ -80,7 +80,7 @@ export async function revokePersonalToken(
   deps: PersonalTokenDependencies,
   options: { userId: string; tokenId: string },
 ): Promise<void> {
-  const tokenHash = await deps.tokens.revokePersonal(options.userId, options.tokenId);
+  const tokenHash = await deps.repos.tokens.revokePersonal(options.userId, options.tokenId);
   if (!tokenHash) throw notFound('Personal token', options.tokenId);
   await deps.introspection.remove(tokenHash);
   await deps.redis.del(personalTokenUsedKey(options.tokenId));

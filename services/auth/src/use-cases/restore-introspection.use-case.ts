@@ -1,5 +1,6 @@
-import type { TokenRecord, TokenRepository } from '../repositories/token.repository';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
+import type { LiveToken } from '@pfs/resource-store';
+import type { AuthRepositories } from '../auth-repositories';
 
 /**
  * Redis keeps nothing on disk in our deployments, so after a Redis restart the introspection records of
@@ -7,10 +8,10 @@ import type { TokenIntrospectionStore } from '../token-introspection.store';
  * Postgres, the source of truth (revoked and expired tokens are not restored). Returns how many it wrote.
  */
 export async function restoreIntrospectionRecords(deps: {
-  tokens: TokenRepository;
+  repos: Pick<AuthRepositories, 'liveTokens'>;
   introspection: TokenIntrospectionStore;
 }): Promise<number> {
-  const live = await deps.tokens.listLiveForIntrospection();
+  const live = await deps.repos.liveTokens.list();
   // Writes in concurrent batches: one connection pipelines them, instead of one round trip per token.
   for (let start = 0; start < live.length; start += BATCH_SIZE) {
     await Promise.all(
@@ -22,7 +23,7 @@ export async function restoreIntrospectionRecords(deps: {
 
 const BATCH_SIZE = 500;
 
-async function restoreOne(introspection: TokenIntrospectionStore, token: TokenRecord): Promise<void> {
+async function restoreOne(introspection: TokenIntrospectionStore, token: LiveToken): Promise<void> {
   if (token.kind === 'personal') {
     await introspection.putPersonalToken(token.tokenHash, {
       userId: token.userId,

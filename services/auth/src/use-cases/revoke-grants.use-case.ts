@@ -1,10 +1,8 @@
-import type { GrantRepository } from '../repositories/grant.repository';
-import type { TokenRepository } from '../repositories/token.repository';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
+import type { AuthRepositories } from '../auth-repositories';
 
 export interface GrantRevocationDependencies {
-  grants: GrantRepository;
-  tokens: TokenRepository;
+  repos: Pick<AuthRepositories, 'grants' | 'tokens'>;
   introspection: TokenIntrospectionStore;
 }
 
@@ -14,8 +12,8 @@ export interface GrantRevocationDependencies {
  */
 export async function revokeGrants(deps: GrantRevocationDependencies, grantIds: string[]): Promise<void> {
   for (const grantId of new Set(grantIds)) {
-    await deps.grants.revoke(grantId);
-    const tokenHashes = await deps.tokens.revokeByGrant(grantId);
+    await deps.repos.grants.revoke(grantId);
+    const tokenHashes = await deps.repos.tokens.revokeByGrant(grantId);
     await deps.introspection.removeGrant(grantId, tokenHashes);
   }
 }
@@ -25,7 +23,7 @@ export async function revokeClientAccess(
   deps: GrantRevocationDependencies,
   options: { userId: string; clientId: string },
 ): Promise<number> {
-  const grantIds = await deps.grants.findActiveIds(options.userId, options.clientId);
+  const grantIds = await deps.repos.grants.findActiveIds(options.userId, options.clientId);
   await revokeGrants(deps, grantIds);
   return grantIds.length;
 }

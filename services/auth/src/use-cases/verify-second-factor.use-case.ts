@@ -1,10 +1,9 @@
 import type { Redis } from '@pfs/redis';
-import type { CredentialRepository } from '../repositories/credential.repository';
-import type { RecoveryCodeRepository } from '../repositories/recovery-code.repository';
 import type { OtpSecretCipher } from '../security/otp-secret.cipher';
 import type { LimitState, RateLimiter } from '../security/rate-limiter';
 import { hashRecoveryCode, looksLikeRecoveryCode } from '../security/recovery-codes';
 import { matchTotpStep } from '../security/totp';
+import type { AuthRepositories } from '../auth-repositories';
 
 export type SecondFactorOutcome =
   | { outcome: 'not-required' }
@@ -14,8 +13,7 @@ export type SecondFactorOutcome =
   | { outcome: 'throttled'; retryAfterSeconds: number };
 
 export interface SecondFactorDependencies {
-  credentials: CredentialRepository;
-  recoveryCodes: RecoveryCodeRepository;
+  repos: Pick<AuthRepositories, 'credentials' | 'recoveryCodes'>;
   cipher: OtpSecretCipher;
   limiter: RateLimiter;
   redis: Redis;
@@ -34,7 +32,7 @@ export async function verifySecondFactor(
   /** Each TOTP code works once per purpose, so signing in and then exchanging a code need not wait 30 s. */
   purpose: 'signin' | 'token',
 ): Promise<SecondFactorOutcome> {
-  const credential = await deps.credentials.findByUserId(userId);
+  const credential = await deps.repos.credentials.findByUserId(userId);
   if (!credential?.otpEnabledAt || !credential.otpSecret) return { outcome: 'not-required' };
   const bucket = `otp:${userId}`;
   const typed = code?.trim();
@@ -47,7 +45,7 @@ export async function verifySecondFactor(
   const attempt = await deps.limiter.hit(bucket, deps.maxFailures);
   if (attempt.blocked) return throttledFor(attempt);
   const accepted = looksLikeRecoveryCode(typed)
-    ? await deps.recoveryCodes.consume(userId, hashRecoveryCode(typed))
+    ? await deps.repos.recoveryCodes.consume(userId, hashRecoveryCode(typed))
     : await isAcceptedCode(deps, `${purpose}:${userId}`, credential.otpSecret, typed);
   if (accepted) {
     await deps.limiter.reset(bucket);

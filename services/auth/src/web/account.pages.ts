@@ -1,9 +1,9 @@
-import type { ConnectedApp } from '../repositories/grant.repository';
 import type { TwoFactorSetup, TwoFactorStatus } from '../use-cases/manage-two-factor.use-case';
 import type { PersonalTokenSummary } from '../use-cases/personal-tokens.use-case';
 import { csrfField, errorAlert } from './fields';
 import { html, RawHtml } from './html';
 import { renderPage } from './layout';
+import type { ConnectedApp } from '@pfs/resource-store';
 
 const when = (date: Date | null) =>
   date ? date.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : 'never';

@@ -1,10 +1,10 @@
 import { ALL_SCOPES, parseScope, SCOPE_DESCRIPTIONS } from '@pfs/contracts';
-import type { OAuthClientRecord } from '../repositories/client.repository';
 import type { CreatedClient } from '../use-cases/create-client.use-case';
 import { accountNav } from './account.pages';
 import { csrfField, errorAlert } from './fields';
 import { html } from './html';
 import { renderPage } from './layout';
+import type { OAuthClientRecord } from '@pfs/resource-store';
 
 function appsTable(apps: OAuthClientRecord[]) {
   if (!apps.length) return html`<p>You have not registered any application.</p>`;

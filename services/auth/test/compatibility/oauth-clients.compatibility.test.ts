@@ -17,7 +17,7 @@ const PASSWORD = 'correct horse battery';
 /** A client registered with the id and secret given: real secrets are random, these hold every awkward character. */
 async function clientWithSecret(deps: AuthDependencies, secret: string) {
   const id = `compat-${randomBytes(4).toString('hex')}_id`;
-  await deps.clients.create({
+  await deps.repos.clients.create({
     id,
     name: 'Compat client',
     secretHash: hashToken(secret),

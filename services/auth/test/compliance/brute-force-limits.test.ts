@@ -120,8 +120,8 @@ describe('brute-force limits', () => {
     for (let attempt = 0; attempt < 3; attempt += 1) await disable(`wrong ${attempt}`).expect(400);
     const blocked = await disable(password).expect(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    const user = await auth.deps.users.findByEmail(email);
-    const credential = await auth.deps.credentials.findByUserId(user!.id);
+    const user = await auth.deps.repos.users.findByEmail(email);
+    const credential = await auth.deps.repos.credentials.findByUserId(user!.id);
     expect(credential?.otpEnabledAt).not.toBeNull();
   });
 });
@@ -151,7 +151,7 @@ describe('sign-up limit per IP', () => {
     expect(Number(blocked!.headers['retry-after'])).toBeGreaterThan(0);
     const refusedEmail = uniqueEmail('signup-refused');
     await signUp(refusedEmail).expect(429);
-    expect(await auth.deps.users.findByEmail(refusedEmail)).toBeUndefined();
+    expect(await auth.deps.repos.users.findByEmail(refusedEmail)).toBeUndefined();
   });
 
   it('when one IP signs in with the right password more often than its failure limit, then it is never throttled', async () => {

@@ -86,7 +86,7 @@ describe('authorization code grant', () => {
     expect(auth.deps.config.AUTH_CODE_TTL_SECONDS).toBe(30);
     const client = await createTestClient(auth.deps);
     const code = await codeFor(auth, client);
-    const stored = await auth.deps.codes.findByHash(hashToken(code));
+    const stored = await auth.deps.repos.codes.findByHash(hashToken(code));
     const lifetime = (stored!.expiresAt.getTime() - Date.now()) / 1000;
     expect(lifetime).toBeGreaterThan(25);
     expect(lifetime).toBeLessThanOrEqual(30);

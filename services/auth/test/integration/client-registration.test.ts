@@ -21,7 +21,7 @@ describe('registering an application on the developer page', () => {
         redirect_uri: redirectUri,
         scope: 'user:r',
       });
-    return { answer, apps: await auth.deps.clients.listByOwner(user.id) };
+    return { answer, apps: await auth.deps.repos.clients.listByOwner(user.id) };
   }
 
   it.each([

@@ -86,7 +86,7 @@ describe('sign-up, settings pages, developer page and sign-in limits', () => {
       .expect(201);
     const clientId = /id="client-id">([^<]+)</.exec(created.text)![1];
     const secret = /id="client-secret">([^<]+)</.exec(created.text)![1];
-    const client = await auth.deps.clients.findById(clientId);
+    const client = await auth.deps.repos.clients.findById(clientId);
     expect(client).toMatchObject({
       name: 'My Budget',
       scope: 'entries:rw user:r',

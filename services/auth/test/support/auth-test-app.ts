@@ -62,23 +62,17 @@ export async function createTestUser(
   password = 'correct horse battery',
   options: { enableOtp?: boolean } = {},
 ): Promise<CreatedUser> {
-  return createUser(
-    { dataSource: deps.dataSource, passwords: deps.passwords, otpCipher: deps.otpCipher },
-    { email, password, firstName: 'Ada', enableOtp: options.enableOtp },
-  );
+  return createUser(deps, { email, password, firstName: 'Ada', enableOtp: options.enableOtp });
 }
 
 export async function createTestClient(
   deps: AuthDependencies,
   options: { scope?: string; redirectUri?: string; name?: string; implicit?: boolean } = {},
 ): Promise<CreatedClient> {
-  return createClient(
-    { clients: deps.clients },
-    {
-      name: options.name ?? 'Budget Buddy',
-      redirectUri: options.redirectUri ?? 'https://client.example.test/callback',
-      scope: options.scope ?? 'user:r entries:rw',
-      implicit: options.implicit ?? false,
-    },
-  );
+  return createClient(deps, {
+    name: options.name ?? 'Budget Buddy',
+    redirectUri: options.redirectUri ?? 'https://client.example.test/callback',
+    scope: options.scope ?? 'user:r entries:rw',
+    implicit: options.implicit ?? false,
+  });
 }

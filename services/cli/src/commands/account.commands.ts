@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { CliConfig, CliIo, CliUsageError } from '../cli-context';
 import { CLIENT_DELETE_USAGE, USER_DISABLE_OTP_USAGE, USER_RESET_PASSWORD_USAGE } from '../usage';
 import { passwordOf } from './password-input';
-import { revokeTokensWhere } from './token-revoke-all.command';
-import { withDataSource } from './with-data-source';
+import { withCliDependencies } from '../dependencies';
+import { revokeTokensOf } from './token-revoke-all.command';
 
 function userIdOf(raw: string | undefined, usage: string): string {
   if (!raw || !/^\d{1,18}$/.test(raw))
@@ -31,28 +31,24 @@ export async function userResetPasswordCommand(
   const password = await passwordOf(values, io, USER_RESET_PASSWORD_USAGE);
   if (password.length < 8) throw new CliUsageError('--password: must be at least 8 characters');
   const hash = await new PasswordHasher().hash(password);
-  const [, updated] = await withDataSource(config, (dataSource) =>
-    dataSource.query('UPDATE auth_credentials SET password_hash = $1 WHERE user_id = $2', [hash, userId]),
-  );
-  if (!updated) throw new CliUsageError(`--user: no user ${userId}`);
-  return { user_id: userId, ...(await revokeTokensWhere(config, 'user_id', userId)) };
+  return withCliDependencies(config, async (deps) => {
+    if (!(await deps.repos.credentials.updatePasswordHash(userId, hash))) {
+      throw new CliUsageError(`--user: no user ${userId}`);
+    }
+    return { user_id: userId, ...(await revokeTokensOf(deps, { userId })) };
+  });
 }
 
 /** `user:disable-otp`: for a user who lost their authenticator; the TOTP secret and recovery codes go. */
 export async function userDisableOtpCommand(config: CliConfig, args: string[]): Promise<unknown> {
   const { values } = parseArgs({ args, options: { user: { type: 'string' } }, strict: true });
   const userId = userIdOf(values.user, USER_DISABLE_OTP_USAGE);
-  return withDataSource(config, (dataSource) =>
-    dataSource.transaction(async (manager) => {
-      const [, updated] = await manager.query(
-        'UPDATE auth_credentials SET otp_secret = NULL, otp_enabled_at = NULL WHERE user_id = $1',
-        [userId],
-      );
-      if (!updated) throw new CliUsageError(`--user: no user ${userId}`);
-      await manager.query('DELETE FROM auth_recovery_codes WHERE user_id = $1', [userId]);
-      return { user_id: userId, otp: false };
-    }),
-  );
+  return withCliDependencies(config, async (deps) => {
+    if (!(await deps.repos.credentials.disableTwoFactor(userId))) {
+      throw new CliUsageError(`--user: no user ${userId}`);
+    }
+    return { user_id: userId, otp: false };
+  });
 }
 
 /** `client:delete`: the application, its grants and tokens go; its live tokens stop working at once. */
@@ -60,10 +56,11 @@ export async function clientDeleteCommand(config: CliConfig, args: string[]): Pr
   const { values } = parseArgs({ args, options: { client: { type: 'string' } }, strict: true });
   if (!values.client) throw new CliUsageError(`--client is required: ${CLIENT_DELETE_USAGE}`);
   const clientId = values.client;
-  const revoked = await revokeTokensWhere(config, 'client_id', clientId);
-  const [, deleted] = await withDataSource(config, (dataSource) =>
-    dataSource.query('DELETE FROM oauth_clients WHERE id = $1', [clientId]),
-  );
-  if (!deleted) throw new CliUsageError(`--client: no client ${clientId} (see client:list)`);
-  return { client_id: clientId, deleted: true, ...revoked };
+  return withCliDependencies(config, async (deps) => {
+    const revoked = await revokeTokensOf(deps, { clientId });
+    if (!(await deps.repos.clients.delete(clientId))) {
+      throw new CliUsageError(`--client: no client ${clientId} (see client:list)`);
+    }
+    return { client_id: clientId, deleted: true, ...revoked };
+  });
 }

@@ -1,8 +1,8 @@
-import { ClientRepository, createClient } from '@pfs/auth';
+import { createClient } from '@pfs/auth';
 import { parseArgs } from 'node:util';
 import { CliConfig, CliUsageError } from '../cli-context';
 import { CLIENT_CREATE_USAGE } from '../usage';
-import { withDataSource } from './with-data-source';
+import { withCliDependencies } from '../dependencies';
 
 /** `client:create`: registers an application and prints its credentials (the secret only this once). */
 export async function clientCreateCommand(config: CliConfig, args: string[]): Promise<unknown> {
@@ -19,15 +19,12 @@ export async function clientCreateCommand(config: CliConfig, args: string[]): Pr
   if (!values.name || !values['redirect-uri'] || !values.scope) {
     throw new CliUsageError(`--name, --redirect-uri and --scope are required: ${CLIENT_CREATE_USAGE}`);
   }
-  return withDataSource(config, (dataSource) =>
-    createClient(
-      { clients: new ClientRepository(dataSource) },
-      {
-        name: values.name!,
-        redirectUri: values['redirect-uri']!,
-        scope: values.scope!,
-        implicit: values.implicit,
-      },
-    ),
+  return withCliDependencies(config, (deps) =>
+    createClient(deps, {
+      name: values.name!,
+      redirectUri: values['redirect-uri']!,
+      scope: values.scope!,
+      implicit: values.implicit,
+    }),
   );
 }

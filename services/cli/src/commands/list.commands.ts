@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliConfig, CliUsageError } from '../cli-context';
-import { withDataSource } from './with-data-source';
+import { withCliDependencies } from '../dependencies';
 
 function limitOf(raw: string | undefined): number {
   const limit = raw === undefined ? 100 : Number(raw);
@@ -18,25 +18,29 @@ export async function userListCommand(config: CliConfig, args: string[]): Promis
     strict: true,
   });
   const limit = limitOf(values.limit);
-  return withDataSource(config, (dataSource) =>
-    dataSource.query(
-      `SELECT u.id::text AS id, u.email, u.first_name, u.last_name, u.created_at AS joined,
-              (c.otp_enabled_at IS NOT NULL) AS otp
-         FROM users u LEFT JOIN auth_credentials c ON c.user_id = u.id
-        WHERE $1::text IS NULL OR strpos(lower(u.email), lower($1)) > 0
-        ORDER BY u.id LIMIT $2`,
-      [values['email-contains'] ?? null, limit],
-    ),
+  const users = await withCliDependencies(config, (deps) =>
+    deps.repos.userAccounts.list({ emailContains: values['email-contains'], limit }),
   );
+  return users.map((user) => ({
+    id: user.id,
+    email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    joined: user.joined,
+    otp: user.otp,
+  }));
 }
 
 /** `client:list`: registered applications; the secret exists only as a hash and is never shown. */
 export async function clientListCommand(config: CliConfig, args: string[]): Promise<unknown> {
   parseArgs({ args, options: {}, strict: true });
-  return withDataSource(config, (dataSource) =>
-    dataSource.query(
-      `SELECT id AS client_id, name, redirect_uri, scope, grants, created_at
-         FROM oauth_clients ORDER BY created_at, id`,
-    ),
-  );
+  const clients = await withCliDependencies(config, (deps) => deps.repos.clients.listAll());
+  return clients.map((client) => ({
+    client_id: client.id,
+    name: client.name,
+    redirect_uri: client.redirectUri,
+    scope: client.scope,
+    grants: client.grants,
+    created_at: client.createdAt,
+  }));
 }

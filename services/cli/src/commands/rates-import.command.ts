@@ -1,11 +1,10 @@
 import { parseEcbRates, SHIPPED_RATES_FILE } from '@pfs/money';
-import { CurrencyRateRepository } from '@pfs/resource-store';
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { CliConfig, CliUsageError } from '../cli-context';
 import { RATES_IMPORT_USAGE } from '../usage';
-import { withDataSource } from './with-data-source';
+import { withCliDependencies } from '../dependencies';
 
 /** `rates:import`: loads EUR reference rates from a file in the ECB CSV format; prints {file, days, rates}. */
 export async function ratesImportCommand(config: CliConfig, args: string[]): Promise<unknown> {
@@ -14,10 +13,8 @@ export async function ratesImportCommand(config: CliConfig, args: string[]): Pro
   await access(file).catch(() => {
     throw new CliUsageError(`cannot read ${file}: ${RATES_IMPORT_USAGE}`);
   });
-  return withDataSource(config, async (dataSource) => {
-    const result = await new CurrencyRateRepository(dataSource).importRates(
-      parseEcbRates(createReadStream(file)),
-    );
+  return withCliDependencies(config, async (deps) => {
+    const result = await deps.repos.currencyRates.importRates(parseEcbRates(createReadStream(file)));
     return { file, ...result };
   });
 }

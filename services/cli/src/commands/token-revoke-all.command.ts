@@ -1,25 +1,15 @@
-import { closeRedis, openRedis } from '@pfs/redis';
 import { parseArgs } from 'node:util';
 import { CliConfig, CliUsageError } from '../cli-context';
+import { CliDependencies, withCliDependencies } from '../dependencies';
 import { TOKEN_REVOKE_ALL_USAGE } from '../usage';
-import { RevokedTokens, revokeTokens } from '../use-cases/revoke-tokens';
-import { withDataSource } from './with-data-source';
+import { RevocationCounts, revokeTokens } from '../use-cases/revoke-tokens';
 
-/**
- * Revokes the tokens and grants matching `column = value` with a database and Redis opened for this one
- * command (see revokeTokens).
- */
-export async function revokeTokensWhere(
-  config: CliConfig,
-  column: 'user_id' | 'client_id',
-  value: string,
-): Promise<RevokedTokens> {
-  const redis = await openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
-  try {
-    return await withDataSource(config, (dataSource) => revokeTokens({ dataSource, redis }, column, value));
-  } finally {
-    await closeRedis(redis);
-  }
+/** Revokes the tokens and grants of a user or a client, with the command's Redis (see revokeTokens). */
+export async function revokeTokensOf(
+  deps: CliDependencies,
+  owner: { userId: string } | { clientId: string },
+): Promise<RevocationCounts> {
+  return revokeTokens({ repos: deps.repos, redis: await deps.redis() }, owner);
 }
 
 /**
@@ -32,5 +22,9 @@ export async function tokenRevokeAllCommand(config: CliConfig, args: string[]): 
   if (!values.user || !/^\d{1,18}$/.test(values.user)) {
     throw new CliUsageError(`--user: must be a user id (see user:list): ${TOKEN_REVOKE_ALL_USAGE}`);
   }
-  return { user_id: values.user, ...(await revokeTokensWhere(config, 'user_id', values.user)) };
+  const userId = values.user;
+  return withCliDependencies(config, async (deps) => ({
+    user_id: userId,
+    ...(await revokeTokensOf(deps, { userId })),
+  }));
 }

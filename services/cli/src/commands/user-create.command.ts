@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { CliConfig, CliIo, CliUsageError } from '../cli-context';
 import { USER_CREATE_USAGE } from '../usage';
 import { passwordOf } from './password-input';
-import { withDataSource } from './with-data-source';
+import { withCliDependencies } from '../dependencies';
 
 /** `user:create`: prints {id, email} and, with --otp, the base32 TOTP secret to load into an authenticator. */
 export async function userCreateCommand(config: CliConfig, args: string[], io: CliIo): Promise<unknown> {
@@ -22,10 +22,10 @@ export async function userCreateCommand(config: CliConfig, args: string[], io: C
   });
   if (!values.email) throw new CliUsageError(`--email is required: ${USER_CREATE_USAGE}`);
   const password = await passwordOf(values, io, USER_CREATE_USAGE);
-  return withDataSource(config, async (dataSource) => {
+  return withCliDependencies(config, async (deps) => {
     const created = await createUser(
       // The TOTP secret is stored encrypted with the auth service's AUTH_OTP_ENCRYPTION_KEY.
-      { dataSource, passwords: new PasswordHasher(), otpCipher: new OtpSecretCipher(loadOtpKey()) },
+      { repos: deps.repos, passwords: new PasswordHasher(), otpCipher: new OtpSecretCipher(loadOtpKey()) },
       {
         email: values.email!,
         password,

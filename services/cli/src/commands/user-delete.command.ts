@@ -1,11 +1,10 @@
 import { defineConfig, Env, publicUrlShape, storageShape } from '@pfs/config';
-import { closeRedis, openRedis } from '@pfs/redis';
 import { createStorage } from '@pfs/storage';
 import { parseArgs } from 'node:util';
 import { CliConfig, CliUsageError } from '../cli-context';
 import { USER_DELETE_USAGE } from '../usage';
 import { deleteUser } from '../use-cases/delete-user.use-case';
-import { withDataSource } from './with-data-source';
+import { withCliDependencies } from '../dependencies';
 
 /**
  * `user:delete --user ID|EMAIL --yes`: the user, every row and stored file of theirs, and their tokens,
@@ -24,14 +23,9 @@ export async function userDeleteCommand(config: CliConfig, args: string[], env: 
     );
   }
   const storage = createStorage(defineConfig({ ...storageShape, ...publicUrlShape }, env));
-  const redis = await openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
-  try {
-    const deleted = await withDataSource(config, (dataSource) =>
-      deleteUser({ dataSource, storage, redis }, values.user!),
-    );
-    if (!deleted) throw new CliUsageError(`--user: no user ${values.user} (see user:list)`);
-    return { ...deleted, deleted: true };
-  } finally {
-    await closeRedis(redis);
-  }
+  const deleted = await withCliDependencies(config, async (deps) =>
+    deleteUser({ repos: deps.repos, storage, redis: await deps.redis() }, values.user!),
+  );
+  if (!deleted) throw new CliUsageError(`--user: no user ${values.user} (see user:list)`);
+  return { ...deleted, deleted: true };
 }

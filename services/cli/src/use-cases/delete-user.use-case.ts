@@ -1,11 +1,11 @@
 import { personalTokenUsedKey, userProfileGenerationKey, userProfileKey } from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
 import type { ObjectStorage } from '@pfs/storage';
-import type { DataSource } from 'typeorm';
+import type { CliRepositories } from '../dependencies';
 import { revokeTokens } from './revoke-tokens';
 
 export interface DeleteUserDependencies {
-  dataSource: DataSource;
+  repos: Pick<CliRepositories, 'userAccounts' | 'tokens' | 'clients'>;
   storage: ObjectStorage;
   redis: Redis;
 }
@@ -21,16 +21,6 @@ export interface DeletedUser {
 /** Where the API and the worker store a user's files: `images/<id>/…` and `exports/<id>/…`. */
 const USER_STORAGE_PREFIXES = (userId: string) => [`images/${userId}`, `exports/${userId}`];
 
-/** A user by id (digits) or by email (case-insensitive, as sign-in matches it). */
-async function findUser(dataSource: DataSource, idOrEmail: string) {
-  const byId = /^\d{1,18}$/.test(idOrEmail);
-  const rows = (await dataSource.query(
-    `SELECT id::text, email FROM users WHERE ${byId ? 'id = $1' : 'lower(email) = lower($1)'}`,
-    [idOrEmail],
-  )) as Array<{ id: string; email: string }>;
-  return rows[0];
-}
-
 /**
  * Deletes a user and everything of theirs; undefined when there is no such user. Order matters and makes a
  * rerun finish an interrupted deletion: tokens first (the API refuses them at once), then the files (while
@@ -44,33 +34,18 @@ export async function deleteUser(
   deps: DeleteUserDependencies,
   idOrEmail: string,
 ): Promise<DeletedUser | undefined> {
-  const user = await findUser(deps.dataSource, idOrEmail);
+  const user = await deps.repos.userAccounts.findByIdOrEmail(idOrEmail);
   if (!user) return undefined;
-  const tokenIds = (
-    (await deps.dataSource.query('SELECT id::text FROM oauth_tokens WHERE user_id = $1', [
-      user.id,
-    ])) as Array<{
-      id: string;
-    }>
-  ).map((row) => row.id);
-  const revoked = await revokeTokens(deps, 'user_id', user.id);
-  const clients = (
-    (await deps.dataSource.query('SELECT id FROM oauth_clients WHERE owner_user_id = $1', [
-      user.id,
-    ])) as Array<{
-      id: string;
-    }>
-  ).map((row) => row.id);
-  for (const clientId of clients) await revokeTokens(deps, 'client_id', clientId);
+  const tokenIds = await deps.repos.tokens.listIdsOfUser(user.id);
+  const revoked = await revokeTokens(deps, { userId: user.id });
+  const clients = (await deps.repos.clients.listByOwner(user.id)).map((client) => client.id);
+  for (const clientId of clients) await revokeTokens(deps, { clientId });
 
   let deletedFiles = 0;
   for (const prefix of USER_STORAGE_PREFIXES(user.id))
     deletedFiles += await deps.storage.deletePrefix(prefix);
 
-  await deps.dataSource.transaction(async (manager) => {
-    await manager.query('DELETE FROM oauth_clients WHERE owner_user_id = $1', [user.id]);
-    await manager.query('DELETE FROM users WHERE id = $1', [user.id]);
-  });
+  await deps.repos.userAccounts.deleteWithOwnedClients(user.id);
   // An export the worker was generating meanwhile may have written its file after the first pass; with the rows
   // gone nothing else would ever remove it.
   for (const prefix of USER_STORAGE_PREFIXES(user.id))

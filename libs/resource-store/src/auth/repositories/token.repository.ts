@@ -18,6 +18,12 @@ export interface TokenRecord {
   lastUsedAt: Date | null;
 }
 
+/** What `revokeAllOf` ended. */
+export interface RevokedTokens {
+  tokenHashes: string[];
+  grantIds: string[];
+}
+
 export type NewToken = Omit<TokenRecord, 'id' | 'revokedAt' | 'rotatedAt' | 'createdAt' | 'lastUsedAt'>;
 
 const toRecord = (entity: OAuthTokenEntity): TokenRecord => ({
@@ -111,17 +117,34 @@ export class TokenRepository {
     return returnedRows<{ token_hash: string }>(result)[0]?.token_hash;
   }
 
-  /** Live access and personal tokens, for re-creating the Redis introspection records after Redis lost them. */
-  async listLiveForIntrospection(): Promise<TokenRecord[]> {
-    const entities = await this.repository
-      .createQueryBuilder('token')
-      .leftJoin('oauth_grants', 'grant', 'grant.id = token.grant_id')
-      .where('token.revoked_at IS NULL')
-      .andWhere(
-        `((token.kind = 'access' AND token.expires_at > now() AND grant.revoked_at IS NULL)
-          OR token.kind = 'personal')`,
-      )
-      .getMany();
-    return entities.map(toRecord);
+  /** Ids of every token of the user, revoked ones included (their Redis "last used" stamps go on deletion). */
+  async listIdsOfUser(userId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      'SELECT id::text FROM oauth_tokens WHERE user_id = $1',
+      [userId],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Revokes, in one transaction, every live token and grant of a user or of a client (sign-out everywhere,
+   * a deleted application); returns the token hashes and grant ids, whose Redis records must go too.
+   */
+  async revokeAllOf(owner: { userId: string } | { clientId: string }): Promise<RevokedTokens> {
+    const [column, value] = 'userId' in owner ? ['user_id', owner.userId] : ['client_id', owner.clientId];
+    return this.dataSource.transaction(async (manager) => {
+      const tokens = await manager.query(
+        `UPDATE oauth_tokens SET revoked_at = now() WHERE ${column} = $1 AND revoked_at IS NULL RETURNING token_hash`,
+        [value],
+      );
+      const grants = await manager.query(
+        `UPDATE oauth_grants SET revoked_at = now() WHERE ${column} = $1 AND revoked_at IS NULL RETURNING id::text`,
+        [value],
+      );
+      return {
+        tokenHashes: returnedRows<{ token_hash: string }>(tokens).map((row) => row.token_hash),
+        grantIds: returnedRows<{ id: string }>(grants).map((row) => row.id),
+      };
+    });
   }
 }

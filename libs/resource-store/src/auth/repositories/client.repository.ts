@@ -10,6 +10,16 @@ export interface OAuthClientRecord {
   grants: string[];
 }
 
+/** A registered application as the operator lists it (the secret hash never leaves the store here). */
+export interface RegisteredClient {
+  id: string;
+  name: string;
+  redirectUri: string;
+  scope: string;
+  grants: string[];
+  createdAt: Date;
+}
+
 export class ClientRepository {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -37,5 +47,26 @@ export class ClientRepository {
       scope,
       grants,
     }));
+  }
+
+  /** Every registered application, oldest first. */
+  async listAll(): Promise<RegisteredClient[]> {
+    const entities = await this.dataSource
+      .getRepository(OAuthClientEntity)
+      .find({ order: { createdAt: 'ASC', id: 'ASC' } });
+    return entities.map(({ id, name, redirectUri, scope, grants, createdAt }) => ({
+      id,
+      name,
+      redirectUri,
+      scope,
+      grants,
+      createdAt,
+    }));
+  }
+
+  /** Deletes the application (its grants, codes and tokens cascade); false when there was none. */
+  async delete(id: string): Promise<boolean> {
+    const result = await this.dataSource.getRepository(OAuthClientEntity).delete({ id });
+    return (result.affected ?? 0) > 0;
   }
 }

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { CredentialEntity } from '../entities';
+import { CredentialEntity, RecoveryCodeEntity } from '../entities';
 
 export interface Credential {
   userId: string;
@@ -27,5 +27,28 @@ export class CredentialRepository {
     otp: { otpSecret: string | null; otpEnabledAt: Date | null },
   ): Promise<void> {
     await this.source.getRepository(CredentialEntity).update({ userId }, { ...otp, updatedAt: new Date() });
+  }
+
+  /** A new password hash (an operator's reset); false when the user has no credential. */
+  async updatePasswordHash(userId: string, passwordHash: string): Promise<boolean> {
+    const result = await this.source
+      .getRepository(CredentialEntity)
+      .update({ userId }, { passwordHash, updatedAt: new Date() });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Turns two-factor off: the TOTP secret and every recovery code go, together (one transaction). False when
+   * the user has no credential.
+   */
+  async disableTwoFactor(userId: string): Promise<boolean> {
+    return this.source.transaction(async (manager) => {
+      const result = await manager
+        .getRepository(CredentialEntity)
+        .update({ userId }, { otpSecret: null, otpEnabledAt: null, updatedAt: new Date() });
+      if (!result.affected) return false;
+      await manager.getRepository(RecoveryCodeEntity).delete({ userId });
+      return true;
+    });
   }
 }

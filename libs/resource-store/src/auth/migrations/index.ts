@@ -1,4 +1,4 @@
-import type { MigrationSet } from '@pfs/resource-store';
+import type { MigrationSet } from '../../run-migrations';
 import { CreateAuthTables1763800100000 } from './1763800100000-create-auth-tables';
 import { AddRecoveryCodesAndRotation1763800100001 } from './1763800100001-add-recovery-codes-and-rotation';
 

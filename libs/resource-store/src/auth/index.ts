@@ -1,0 +1,19 @@
+/** The auth service's tables: entities, migrations and repositories (sign-in secrets and OAuth state). */
+export { authEntities } from './entities';
+export type { TokenKind } from './entities';
+export { authMigrations } from './migrations';
+export { AuthorizationCodeRepository } from './repositories/authorization-code.repository';
+export type { AuthorizationCodeRecord } from './repositories/authorization-code.repository';
+export { ClientRepository } from './repositories/client.repository';
+export type { OAuthClientRecord, RegisteredClient } from './repositories/client.repository';
+export { CredentialRepository } from './repositories/credential.repository';
+export type { Credential } from './repositories/credential.repository';
+export { GrantRepository } from './repositories/grant.repository';
+export type { ConnectedApp, Grant } from './repositories/grant.repository';
+export { LiveTokenRepository } from './repositories/live-token.repository';
+export type { LiveToken } from './repositories/live-token.repository';
+export { RecoveryCodeRepository } from './repositories/recovery-code.repository';
+export { TokenRepository } from './repositories/token.repository';
+export type { NewToken, RevokedTokens, TokenRecord } from './repositories/token.repository';
+export { UserAccountRepository } from './repositories/user-account.repository';
+export type { UserAccountSummary } from './repositories/user-account.repository';

@@ -1,0 +1,27 @@
+import type {
+  AuthorizationCodeRepository,
+  ClientRepository,
+  CredentialRepository,
+  GrantRepository,
+  LiveTokenRepository,
+  RecoveryCodeRepository,
+  TokenRepository,
+  UserAccountRepository,
+  UserRepository,
+} from '@pfs/resource-store';
+
+/**
+ * Every repository the auth service uses, built once in dependencies.ts and reached as `deps.repos.x`.
+ * Routes and use cases name the ones they need with `Pick<AuthRepositories, …>`.
+ */
+export interface AuthRepositories {
+  users: UserRepository;
+  userAccounts: UserAccountRepository;
+  credentials: CredentialRepository;
+  recoveryCodes: RecoveryCodeRepository;
+  clients: ClientRepository;
+  grants: GrantRepository;
+  codes: AuthorizationCodeRepository;
+  tokens: TokenRepository;
+  liveTokens: LiveTokenRepository;
+}
