@@ -18,7 +18,7 @@ import {
   requireJsonBody,
 } from '@pfs/resource-api';
 import { migrationsCheck, poolStatsOf, resourceMigrations } from '@pfs/resource-store';
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { isHttpsRequired } from '../config';
 import type { ApiDependencies } from '../dependencies';
@@ -27,7 +27,8 @@ import { personalTokenUseRecorder } from '../middleware/personal-token-use';
 import { TokenRecordFallback } from '../middleware/token-record-fallback';
 import type { ApiModule } from '../modules/api-module';
 import { exportFilesRoutes } from '../modules/exports/export-files.routes';
-import { isGetMe } from '../modules/me/me.routes';
+import { meModule } from '../modules/me/me.module';
+import { isGetMe, meRoutes } from '../modules/me/me.routes';
 import { schemaRoutes } from '../modules/schema/schema.routes';
 import { oneLayer } from './one-layer';
 import { recordedHeaders } from './recorded-headers';
@@ -68,6 +69,8 @@ export function frontDoor(deps: ApiDependencies, modules: readonly ApiModule[]):
       prefetchProfile: isGetMe,
       recoverRecord: (token) => fallback.recover(token),
     }),
+    // The authentication step read the cached `/me` beside the token: answer it right here (hotGetMe).
+    ...(modules.includes(meModule) ? [hotGetMe(meRoutes(deps))] : []),
     // File routes take and send other media types, so they answer before the JSON-only checks.
     ...modules.flatMap((module) => (module.fileRoutes ? [module.fileRoutes(deps)] : [])),
     negotiateMediaType,
@@ -76,4 +79,22 @@ export function frontDoor(deps: ApiDependencies, modules: readonly ApiModule[]):
     bodyTextGuard,
     placeholderBodies(deps.resourceApi.schemas),
   );
+}
+
+const hasNoBody = (req: Request) =>
+  req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+
+/**
+ * `GET /me` without a body, straight after authentication: media type, then the me routes. What it skips
+ * cannot answer it (the file routes, the JSON body checks with no body, the other modules' routes), so the
+ * answer is the same; it saves about 6 % of the request's CPU (docs/bench.md). Anything else passes on.
+ */
+function hotGetMe(meRouter: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (!isGetMe(req) || !hasNoBody(req)) {
+      next();
+      return;
+    }
+    negotiateMediaType(req, res, () => meRouter(req, res, next));
+  };
 }
