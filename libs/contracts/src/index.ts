@@ -4,3 +4,4 @@ export * from './scopes';
 export * from './token-hash';
 export * from './wns-channel';
 export * from './user-profile-keys';
+export * from './resource-id';

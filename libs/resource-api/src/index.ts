@@ -42,7 +42,6 @@ export {
   formatDate,
   formatModified,
   formatTimestamp,
-  isResourceId,
   MAX_EXTRA_BYTES,
   parseModified,
 } from './representation';

@@ -60,8 +60,3 @@ export function assertExtraSize(extra: unknown): void {
     throw inputError([{ field: 'extra', error: `must be at most ${MAX_EXTRA_BYTES} bytes as JSON` }]);
   }
 }
-
-/** Ids are strings of digits; anything else can name no object (and must not reach SQL as a bigint). */
-export function isResourceId(value: unknown): value is string {
-  return typeof value === 'string' && /^[1-9]\d{0,17}$/.test(value);
-}

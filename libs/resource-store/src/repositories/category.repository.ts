@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { withUserChange } from '../sync/change-sequence';
 import {
@@ -71,8 +72,7 @@ function filtersOf(filters: CategoryFilters): SqlFilter[] {
   const out: SqlFilter[] = [];
   if (filters.type) out.push((p) => `t.type = ${p(filters.type)}`);
   if (filters.search) out.push((p) => `t.name ILIKE ${p(likePattern(filters.search!))}`);
-  if (filters.ids)
-    out.push((p) => `t.id = ANY(${p(filters.ids!.filter((id) => /^\d{1,18}$/.test(id)))}::bigint[])`);
+  if (filters.ids) out.push((p) => `t.id = ANY(${p(filters.ids!.filter(isResourceId))}::bigint[])`);
   return out;
 }
 

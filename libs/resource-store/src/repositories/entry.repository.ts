@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import type { CustomRate } from '@pfs/money';
 import type { DataSource, EntityManager } from 'typeorm';
 import { RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-table';
@@ -234,7 +235,7 @@ export class EntryRepository {
     userId: string,
     ids: string[],
   ): Promise<string[]> {
-    const valid = [...new Set(ids.filter((id) => /^[1-9]\d{0,17}$/.test(id)))];
+    const valid = [...new Set(ids.filter(isResourceId))];
     if (!valid.length) return [];
     const rows: Array<{ id: string }> = await manager.query(
       `SELECT id::text AS id FROM ${table} WHERE user_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted`,

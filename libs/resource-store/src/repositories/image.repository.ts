@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import type { DataSource } from 'typeorm';
 import { withUserChange } from '../sync/change-sequence';
 import type { PageRequest, PageResult, Snapshot } from '../sync/resource-table';
@@ -11,7 +12,7 @@ export interface ImageFilters {
   ids?: string[];
 }
 
-const validIds = (ids: string[]) => ids.filter((id) => /^[1-9]\d{0,17}$/.test(id));
+const validIds = (ids: string[]) => ids.filter(isResourceId);
 
 function filtersOf(filters: ImageFilters): SqlFilter[] {
   const out: SqlFilter[] = [];

@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import type { DataSource } from 'typeorm';
 import { withUserChange } from '../sync/change-sequence';
 import type { PageRequest, PageResult, Snapshot } from '../sync/resource-table';
@@ -23,7 +24,7 @@ export interface TagFilters {
 
 export const TAG_COUNT_KEYS = ['entries', 'unsorted_entries', 'budgets'] as const;
 
-const validIds = (ids: string[]) => ids.filter((id) => /^\d{1,18}$/.test(id));
+const validIds = (ids: string[]) => ids.filter(isResourceId);
 
 function filtersOf(filters: TagFilters): SqlFilter[] {
   const out: SqlFilter[] = [];

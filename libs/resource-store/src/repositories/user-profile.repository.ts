@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import type { CustomRate } from '@pfs/money';
 import type { DataSource, EntityManager } from 'typeorm';
 import { fromCustomRates, UserRepository, type User } from './user.repository';
@@ -74,7 +75,7 @@ export class UserProfileRepository {
    * are one step) and tells whether `expectedModified` is the stored `modified`.
    */
   async lockProfile(manager: EntityManager, userId: string, expectedModified: Date): Promise<LockedProfile> {
-    if (!/^\d{1,18}$/.test(userId)) return undefined;
+    if (!isResourceId(userId)) return undefined;
     const rows: Array<{ fresh: boolean }> = await manager.query(
       `SELECT date_trunc('milliseconds', modified_at) = $2 AS fresh FROM users WHERE id = $1 FOR UPDATE`,
       [userId, expectedModified],

@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import type { CustomRate } from '@pfs/money';
 import { DataSource, EntityManager } from 'typeorm';
 import { UserEntity } from '../entities/user.entity';
@@ -54,7 +55,7 @@ export class UserRepository {
 
   /** On the hot path of every `GET /me`: plain SQL, because TypeORM's find costs ~3x the query itself. */
   async findById(id: string): Promise<User | undefined> {
-    if (!/^\d{1,18}$/.test(id)) return undefined;
+    if (!isResourceId(id)) return undefined;
     const rows: Array<Record<string, unknown>> = await this.source.query(
       `SELECT id::text AS id, email, first_name, last_name, currency, start_day, locale, timezone, country, extra,
               recent_currencies, custom_rates, created_at, modified_at

@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { currentApp, extraForCurrentApp, insertExtraSql, updateExtraSql } from './app-context';
 import { withUserChange } from './change-sequence';
@@ -20,8 +21,6 @@ export interface ResourceTableOptions<T extends SyncedRecord> {
 
 /** Rows per statement when recording the revisions of a bulk update. */
 const REVISION_BATCH = 1_000;
-
-const isId = (id: string) => /^[1-9]\d{0,17}$/.test(id);
 
 /**
  * The shared SQL of every synced resource table: lists ordered by most recent change (keyset or offset),
@@ -85,7 +84,7 @@ export class ResourceTable<T extends SyncedRecord> {
     id: string,
     options: { includeDeleted?: boolean; forUpdate?: boolean } = {},
   ): Promise<T | undefined> {
-    if (!isId(id)) return undefined;
+    if (!isResourceId(id)) return undefined;
     const rows: RawRow[] = await source.query(
       `SELECT ${this.selectList} FROM ${this.options.table} t WHERE t.user_id = $1 AND t.id = $2
        ${options.includeDeleted ? '' : 'AND NOT t.deleted'} ${options.forUpdate ? 'FOR UPDATE' : ''}`,
@@ -96,7 +95,7 @@ export class ResourceTable<T extends SyncedRecord> {
 
   /** The live objects among `ids` that belong to the user (others are silently absent). */
   async findByIds(source: DataSource | EntityManager, userId: string, ids: string[]): Promise<T[]> {
-    const valid = ids.filter(isId);
+    const valid = ids.filter(isResourceId);
     if (!valid.length) return [];
     const rows: RawRow[] = await source.query(
       `SELECT ${this.selectList} FROM ${this.options.table} t
@@ -169,7 +168,7 @@ export class ResourceTable<T extends SyncedRecord> {
     ids: string[],
     changeSeq: string,
   ): Promise<number> {
-    const valid = ids.filter(isId);
+    const valid = ids.filter(isResourceId);
     if (!valid.length) return 0;
     const rows: RawRow[] = await manager.query(
       `UPDATE ${this.options.table} t SET deleted = true, change_seq = $3,

@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import { PasswordHasher } from '@pfs/auth';
 import { parseArgs } from 'node:util';
 import { CliConfig, CliIo, CliUsageError } from '../cli-context';
@@ -7,7 +8,7 @@ import { withCliDependencies } from '../dependencies';
 import { revokeTokensOf } from './token-revoke-all.command';
 
 function userIdOf(raw: string | undefined, usage: string): string {
-  if (!raw || !/^\d{1,18}$/.test(raw))
+  if (!raw || !isResourceId(raw))
     throw new CliUsageError(`--user: must be a user id (see user:list): ${usage}`);
   return raw;
 }

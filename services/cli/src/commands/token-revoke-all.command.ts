@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import { parseArgs } from 'node:util';
 import { CliConfig, CliUsageError } from '../cli-context';
 import { CliDependencies, withCliDependencies } from '../dependencies';
@@ -19,7 +20,7 @@ export async function revokeTokensOf(
  */
 export async function tokenRevokeAllCommand(config: CliConfig, args: string[]): Promise<unknown> {
   const { values } = parseArgs({ args, options: { user: { type: 'string' } }, strict: true });
-  if (!values.user || !/^\d{1,18}$/.test(values.user)) {
+  if (!values.user || !isResourceId(values.user)) {
     throw new CliUsageError(`--user: must be a user id (see user:list): ${TOKEN_REVOKE_ALL_USAGE}`);
   }
   const userId = values.user;

@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import { DataSource, IsNull } from 'typeorm';
 import { OAuthTokenEntity, TokenKind } from '../entities';
 
@@ -108,7 +109,7 @@ export class TokenRepository {
 
   /** Revokes one personal token of this user; undefined when there is none (another user's id included). */
   async revokePersonal(userId: string, id: string): Promise<string | undefined> {
-    if (!/^\d{1,18}$/.test(id)) return undefined;
+    if (!isResourceId(id)) return undefined;
     const result = await this.dataSource.query(
       `UPDATE oauth_tokens SET revoked_at = now()
         WHERE id = $1 AND user_id = $2 AND kind = 'personal' AND revoked_at IS NULL RETURNING token_hash`,

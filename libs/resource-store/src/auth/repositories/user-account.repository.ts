@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import type { DataSource } from 'typeorm';
 import { NewUser, User, UserRepository } from '../../repositories/user.repository';
 import { Credential, CredentialRepository } from './credential.repository';
@@ -57,7 +58,7 @@ export class UserAccountRepository {
 
   /** A user by id (digits) or by email (case-insensitive, as sign-in matches it). */
   async findByIdOrEmail(idOrEmail: string): Promise<{ id: string; email: string } | undefined> {
-    const byId = /^\d{1,18}$/.test(idOrEmail);
+    const byId = isResourceId(idOrEmail);
     const rows: Array<{ id: string; email: string }> = await this.dataSource.query(
       `SELECT id::text, email FROM users WHERE ${byId ? 'id = $1' : 'lower(email) = lower($1)'}`,
       [idOrEmail],

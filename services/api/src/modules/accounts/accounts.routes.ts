@@ -1,7 +1,7 @@
+import { isResourceId } from '@pfs/contracts';
 import { inputError, notFound } from '@pfs/errors';
 import {
   applyMergePatch,
-  isResourceId,
   parseCreateBody,
   parseEnumParam,
   parseListParam,

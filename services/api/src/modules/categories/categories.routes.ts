@@ -1,6 +1,6 @@
+import { isResourceId } from '@pfs/contracts';
 import { AppError, inputError, notFound } from '@pfs/errors';
 import {
-  isResourceId,
   parseCreateBody,
   parseEnumParam,
   parseListParam,

@@ -1,3 +1,4 @@
+import { isResourceId } from '@pfs/contracts';
 import { FieldError, inputError } from '@pfs/errors';
 import { Decimal, isKnownCurrency, isWithinAmountLimit, parseAmount } from '@pfs/money';
 import { type Entry, entriesTable, type EntryLocation, type EntryReminder } from '@pfs/resource-store';
@@ -26,7 +27,6 @@ export const MAX_DESC_LENGTH = 3072;
 const MAX_TAGS = 100;
 const MAX_REMINDERS = 5;
 export const MAX_IMAGES = 4;
-const ID = /^[1-9]\d{0,17}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 const PERIODS = ['day', 'week', 'month', 'year'];
 
@@ -52,7 +52,7 @@ class DraftReader {
   }
 
   id(field: string, value: unknown): string | undefined {
-    return typeof value === 'string' && ID.test(value) ? value : this.fail(field, 'must be an id string');
+    return isResourceId(value) ? value : this.fail(field, 'must be an id string');
   }
 
   currency(field: string, value: unknown): { code: string; rate?: Decimal; fixed: boolean } | undefined {

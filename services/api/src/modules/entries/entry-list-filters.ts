@@ -1,5 +1,6 @@
+import { isResourceId } from '@pfs/contracts';
 import { inputError } from '@pfs/errors';
-import { isResourceId, parseEnumParam, parseListParam, parseSearchParam } from '@pfs/resource-api';
+import { parseEnumParam, parseListParam, parseSearchParam } from '@pfs/resource-api';
 import type { EntryFilters, IdFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
 import { DATE_RULE, isValidDate } from '../../http/date-rule';

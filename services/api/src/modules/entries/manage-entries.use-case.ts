@@ -1,5 +1,5 @@
+import { isResourceId } from '@pfs/contracts';
 import { inputError } from '@pfs/errors';
-import { isResourceId } from '@pfs/resource-api';
 import { entriesTable, withUserChange } from '@pfs/resource-store';
 import { draftOfEntry } from './entry-draft';
 import { EntryWriter } from './entry-writer';

@@ -1,3 +1,4 @@
+import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import { AppError } from '@pfs/errors';
 import { ExportRepository } from '@pfs/resource-store';
 import { verifyDownloadToken } from '@pfs/storage';
@@ -5,7 +6,10 @@ import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { sendStoredObject } from '../../http/send-stored-object';
 
-const KEY = /^exports\/([1-9]\d{0,17})\/([1-9]\d{0,17})\/([A-Za-z0-9][A-Za-z0-9._-]{0,199})$/;
+/** `exports/<user id>/<export id>/<file name>`, the layout the worker stores export files under. */
+const KEY = new RegExp(
+  `^exports/(${RESOURCE_ID_PATTERN})/(${RESOURCE_ID_PATTERN})/([A-Za-z0-9][A-Za-z0-9._-]{0,199})$`,
+);
 
 const forbidden = (description: string) => new AppError('FORBIDDEN', { description });
 

@@ -1,6 +1,5 @@
-import { EXPORT_FORMATS, EXPORT_RESOURCES, EXPORT_TYPES, ExportFilters } from '@pfs/contracts';
+import { EXPORT_FORMATS, EXPORT_RESOURCES, EXPORT_TYPES, ExportFilters, isResourceId } from '@pfs/contracts';
 import { inputError } from '@pfs/errors';
-import { isResourceId } from '@pfs/resource-api';
 import type { NewExport } from '@pfs/resource-store';
 import { z } from 'zod';
 

@@ -1,12 +1,6 @@
+import { isResourceId } from '@pfs/contracts';
 import { notFound } from '@pfs/errors';
-import {
-  isResourceId,
-  parseEnumParam,
-  parseListParam,
-  requireScope,
-  updateFromRequest,
-  userIdOf,
-} from '@pfs/resource-api';
+import { parseEnumParam, parseListParam, requireScope, updateFromRequest, userIdOf } from '@pfs/resource-api';
 import { IMAGE_TYPES, ImageRepository, imagesTable } from '@pfs/resource-store';
 import { Request, Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';

@@ -1,5 +1,5 @@
+import { isResourceId } from '@pfs/contracts';
 import { inputError } from '@pfs/errors';
-import { isResourceId } from '@pfs/resource-api';
 import type { SqlFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
 

@@ -1,0 +1,13 @@
+/**
+ * The id of a stored object (user, account, entry, token, …): a Postgres bigint identity, written as its
+ * canonical decimal string (no sign, no leading zero, at most 18 digits so it always fits a bigint). Anything
+ * else can name no object, and must not reach SQL as a bigint. Every service and the store check ids with this
+ * one rule.
+ */
+export const RESOURCE_ID_PATTERN = '[1-9]\\d{0,17}';
+
+const RESOURCE_ID = new RegExp(`^${RESOURCE_ID_PATTERN}$`);
+
+export function isResourceId(value: unknown): value is string {
+  return typeof value === 'string' && RESOURCE_ID.test(value);
+}
