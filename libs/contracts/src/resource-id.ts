@@ -2,9 +2,9 @@
  * The id of a stored object (user, account, entry, token, …): a Postgres bigint identity, written as its
  * canonical decimal string (no sign, no leading zero, at most 18 digits so it always fits a bigint). Anything
  * else can name no object, and must not reach SQL as a bigint. Every service and the store check ids with this
- * one rule.
+ * one rule; the published JSON schemas spell it as the pattern `^${RESOURCE_ID_PATTERN}$`.
  */
-export const RESOURCE_ID_PATTERN = '[1-9]\\d{0,17}';
+export const RESOURCE_ID_PATTERN = '[1-9][0-9]{0,17}';
 
 const RESOURCE_ID = new RegExp(`^${RESOURCE_ID_PATTERN}$`);
 

@@ -1,7 +1,8 @@
+import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import type { ResourceSchema, WriteBodyOf } from '@pfs/resource-api';
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '@pfs/resource-store';
 
-const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } as const;
+const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } as const;
 const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 } as const;
 
 /** The representation; written `as const` so the body type below is derived from what is published. */

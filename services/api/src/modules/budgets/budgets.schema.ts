@@ -1,3 +1,4 @@
+import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import {
   createSchemaOf,
   type JsonSchema,
@@ -7,7 +8,7 @@ import {
 } from '@pfs/resource-api';
 import { BUDGET_FREQUENCIES, BUDGET_STATUSES, BUDGET_TYPES } from '@pfs/resource-store';
 
-const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } as const;
+const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } as const;
 const ids = { type: 'array', maxItems: 100, items: id } as const;
 const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 } as const;
 const date = { type: 'string', format: 'date' } as const;

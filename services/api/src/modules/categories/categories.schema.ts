@@ -1,3 +1,4 @@
+import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import type { ResourceSchema } from '@pfs/resource-api';
 
 const countsProperties = Object.fromEntries(
@@ -108,9 +109,9 @@ export const categoriesSchema: ResourceSchema = {
             type: 'array',
             minItems: 1,
             maxItems: 500,
-            items: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' },
+            items: { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` },
           },
-          category: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' },
+          category: { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` },
         },
       },
       scope: 'categories:rw',

@@ -1,6 +1,7 @@
+import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import type { JsonSchema, ResourceSchema } from '@pfs/resource-api';
 
-const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' };
+const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` };
 /** Id lists of POST /entries/manage (readManageRequest's bound). */
 const manageIds = { type: 'array', maxItems: 500, items: id };
 const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 };

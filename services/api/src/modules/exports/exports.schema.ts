@@ -1,7 +1,13 @@
-import { EXPORT_FORMATS, EXPORT_RESOURCES, EXPORT_STATUSES, EXPORT_TYPES } from '@pfs/contracts';
+import {
+  EXPORT_FORMATS,
+  EXPORT_RESOURCES,
+  EXPORT_STATUSES,
+  EXPORT_TYPES,
+  RESOURCE_ID_PATTERN,
+} from '@pfs/contracts';
 import type { ResourceSchema } from '@pfs/resource-api';
 
-const ids = { type: 'array', items: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } };
+const ids = { type: 'array', items: { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } };
 const perResource = {
   type: 'object',
   additionalProperties: false,

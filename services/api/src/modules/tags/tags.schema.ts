@@ -1,6 +1,7 @@
+import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import type { ResourceSchema } from '@pfs/resource-api';
 
-const id = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' };
+const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` };
 
 const listQuery = {
   type: 'object',
