@@ -1,5 +1,6 @@
 import { warnAboutDevelopmentSecrets } from '@pfs/config';
 import { storeStartup } from '@pfs/http';
+import { ExportJobQueue, openExportJobQueue } from '@pfs/jobs';
 import type { Logger } from '@pfs/logger';
 import { ResourceApi } from '@pfs/resource-api';
 import { closeRedis, openRedis, Redis, redisTimeouts } from '@pfs/redis';
@@ -16,7 +17,6 @@ import { ApiConfig, apiConfigShape } from './config';
 import { RequestGate } from './middleware/request-gate';
 import { UserProfileCache } from './modules/me/user-profile-cache';
 import { RateBook } from './modules/currencies/rate-book';
-import { createExportQueue, ExportQueue } from './modules/exports/export-queue';
 
 export interface ApiDependencies {
   config: ApiConfig;
@@ -33,7 +33,7 @@ export interface ApiDependencies {
   /** EUR reference rates in memory (imported from the shipped ECB history on first start). */
   rates: RateBook;
   /** Producer of export jobs (docs/exports.md). */
-  exportQueue: ExportQueue;
+  exportQueue: ExportJobQueue;
   /** Where export files are stored; the API streams them for the fs driver's links. */
   storage: ObjectStorage;
   close(): Promise<void>;
@@ -68,7 +68,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       await dataSource.destroy();
       throw error;
     });
-  const exportQueue = createExportQueue(config);
+  const exportQueue = openExportJobQueue(config);
   return {
     config,
     logger,

@@ -10,7 +10,7 @@ import express, { Express } from 'express';
 import type { WorkerDependencies } from './dependencies';
 
 /** The worker's own small HTTP surface: health probes (docs/operations.md#health-checks). */
-export function buildWorkerApp(deps: WorkerDependencies, worker: () => Worker | undefined): Express {
+export function buildWorkerApp(deps: WorkerDependencies, workers: () => readonly Worker[]): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
@@ -19,7 +19,9 @@ export function buildWorkerApp(deps: WorkerDependencies, worker: () => Worker | 
     redis: () => deps.redis.ping(),
     migrations: deps.storeHealth.migrations,
     queue: async () => {
-      if (!worker()?.isRunning()) throw new Error('worker not running');
+      const running = workers();
+      if (!running.length || !running.every((worker) => worker.isRunning()))
+        throw new Error('worker not running');
     },
   };
   app.use(healthRoutes(checks));

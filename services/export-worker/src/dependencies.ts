@@ -37,6 +37,8 @@ export interface WorkerDependencies extends PipelineDependencies {
   config: WorkerConfig;
   redis: Redis;
   storeHealth: StoreHealth;
+  /** Sends the push outbox's due pushes: the push delivery job's work. */
+  sendPushes: () => Promise<number>;
   close(): Promise<void>;
 }
 

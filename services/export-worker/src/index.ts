@@ -7,5 +7,5 @@ export { startExportWorker } from './worker';
 export { handleExportJob } from './processors/handle-export-job';
 export { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
 export { runExport } from './use-cases/run-export.use-case';
-export { scheduleExportCleanup } from './worker';
+export { scheduleRecurringJobs, startRecurringWorkers } from './worker';
 export type { PipelineDependencies } from './use-cases/pipeline-dependencies';

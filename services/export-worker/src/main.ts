@@ -1,5 +1,6 @@
 import { httpTimeoutsOf, warnAboutDevelopmentSecrets } from '@pfs/config';
 import { runService, startConfiguredMetricsServer, startHttpServer, RunningHttpServer } from '@pfs/http';
+import { ExportJobQueue, openExportJobQueue } from '@pfs/jobs';
 import { createLogger, SpanExport, startSpanExport } from '@pfs/logger';
 import type { Worker } from 'bullmq';
 import { buildWorkerApp } from './app';
@@ -9,7 +10,7 @@ import { endExportOfFailedJob, handleExportJob } from './processors/handle-expor
 import { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
 import { repairUnfinishedExports } from './use-cases/repair-unfinished-exports.use-case';
 import { observeQueueDepth } from './worker-metrics';
-import { createExportEnqueuer, scheduleExportCleanup, startExportWorker } from './worker';
+import { scheduleRecurringJobs, startExportWorker, startRecurringWorkers } from './worker';
 
 async function main() {
   let config;
@@ -22,8 +23,8 @@ async function main() {
   const logger = createLogger({ name: 'export-worker', level: config.LOG_LEVEL });
   warnAboutDevelopmentSecrets(workerConfigShape, config, (message) => logger.warn(message));
   let deps: WorkerDependencies | undefined;
-  let worker: Worker | undefined;
-  let enqueuer: ReturnType<typeof createExportEnqueuer> | undefined;
+  const workers: Worker[] = [];
+  let exportJobs: ExportJobQueue | undefined;
   let server: RunningHttpServer | undefined;
   let metrics: RunningHttpServer | undefined;
   let spans: SpanExport | undefined;
@@ -35,39 +36,40 @@ async function main() {
       });
       deps = await createWorkerDependencies(config, logger);
       const ready = deps;
-      enqueuer = createExportEnqueuer(config);
-      const maintain = async () => {
-        const repaired = await repairUnfinishedExports(ready, enqueuer!);
+      const jobs = openExportJobQueue(config);
+      exportJobs = jobs;
+      const cleanup = async () => {
+        const repaired = await repairUnfinishedExports(ready, jobs);
         if (repaired?.requeued || repaired?.failed) logger.warn(repaired, 'unfinished exports repaired');
         const partialsBefore = new Date(Date.now() - config.STORAGE_PARTIAL_MAX_AGE_SECONDS * 1000);
         const swept = await ready.storage.sweepAbandonedWrites(partialsBefore);
         if (swept) logger.warn({ swept }, 'abandoned partial writes removed');
         return cleanupExpiredExports(ready);
       };
-      worker = startExportWorker(
-        config,
-        logger,
-        handleExportJob(ready),
-        maintain,
-        ready.sendPushes,
-        endExportOfFailedJob(ready),
+      workers.push(
+        startExportWorker(config, logger, handleExportJob(ready), endExportOfFailedJob(ready)),
+        ...startRecurringWorkers(config, logger, { cleanup, sendPushes: ready.sendPushes }),
       );
-      await worker.waitUntilReady();
-      await scheduleExportCleanup(config);
+      await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+      await scheduleRecurringJobs(config);
       server = await startHttpServer(
-        buildWorkerApp(deps, () => worker),
-        { port: config.WORKER_PORT, host: config.WORKER_HOST, timeouts: httpTimeoutsOf(config) },
+        buildWorkerApp(deps, () => workers),
+        {
+          port: config.WORKER_PORT,
+          host: config.WORKER_HOST,
+          timeouts: httpTimeoutsOf(config),
+        },
       );
       logger.info({ url: server.url }, 'export-worker running');
-      observeQueueDepth(enqueuer.jobCounts);
+      observeQueueDepth(jobs.jobCounts);
       metrics = await startConfiguredMetricsServer(config.WORKER_METRICS_PORT, config.METRICS_HOST, logger);
     },
     async stop() {
       await server?.stop();
       await metrics?.stop();
       // Lets the jobs in progress finish; BullMQ hands unfinished ones to another worker as stalled.
-      await worker?.close();
-      await enqueuer?.close();
+      await Promise.all(workers.map((worker) => worker.close()));
+      await exportJobs?.close();
       await deps?.close();
       // Last: spans of the work that drained above are sent before exit.
       await spans?.shutdown();

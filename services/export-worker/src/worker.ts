@@ -1,41 +1,36 @@
 import {
   EXPORT_CLEANUP_JOB_ID,
-  EXPORT_CLEANUP_JOB_NAME,
   EXPORT_JOB_NAME,
-  EXPORT_JOB_VERSION,
   EXPORT_QUEUE_NAME,
   ExportJobPayload,
   ExportJobPayloadSchema,
-  exportJobOptions,
-  exportRunJobId,
+  exportCleanupJob,
+  JobContract,
+  LEGACY_EXPORT_QUEUE_SCHEDULERS,
   PUSH_SEND_JOB_ID,
-  PUSH_SEND_JOB_NAME,
+  pushSendJob,
   queuePrefix,
+  RECURRING_JOB_VERSION,
+  RecurringJobPayload,
 } from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
-import { closeQueueAndConnection, createRedisClient } from '@pfs/redis';
-import { Job, Queue, Worker } from 'bullmq';
+import { createRedisClient } from '@pfs/redis';
+import { Processor, Queue, Worker } from 'bullmq';
 import type { WorkerConfig } from './config';
-import {
-  CleanupJobHandler,
-  createExportProcessor,
-  ExportJobHandler,
-  PushJobHandler,
-} from './processors/export-resources.processor';
-import { ExportRunJob, SWEEP_RUN } from './use-cases/repair-unfinished-exports.use-case';
+import { createExportProcessor, ExportJobHandler } from './processors/export-resources.processor';
+import { createRecurringProcessor, RecurringJobHandler } from './processors/recurring.processor';
 
 /**
- * Starts consuming the exports queue. Per BullMQ's production guide: an error listener, and close() on
- * shutdown. Several processes may run this against one queue: BullMQ's job locks give each job to one
- * worker at a time, and a job whose worker died is found stalled and handed to another.
+ * One BullMQ worker on one queue, per BullMQ's production guide: its own blocking connection, an error
+ * listener, and close() on shutdown. Several processes may run it against one queue: BullMQ's job locks
+ * give each job to one worker at a time, and a job whose worker died is found stalled and handed to another.
  */
-export function startExportWorker(
+function startQueueWorker(
+  queueName: string,
+  processor: Processor,
   config: WorkerConfig,
   logger: Logger,
-  handle: ExportJobHandler,
-  cleanup?: CleanupJobHandler,
-  sendPushes?: PushJobHandler,
-  onFinalFailure?: (payload: ExportJobPayload, error: Error) => Promise<void>,
+  concurrency: number,
 ): Worker {
   const connection = createRedisClient({
     url: config.REDIS_URL,
@@ -43,17 +38,31 @@ export function startExportWorker(
     forBlockingQueue: true,
     lazyConnect: false,
   });
-  const worker = new Worker(EXPORT_QUEUE_NAME, createExportProcessor(handle, logger, cleanup, sendPushes), {
+  const worker = new Worker(queueName, processor, {
     connection,
     prefix: queuePrefix(config.REDIS_KEY_PREFIX),
-    concurrency: config.WORKER_CONCURRENCY,
+    concurrency,
     autorun: true,
     stalledInterval: config.WORKER_STALLED_INTERVAL_MS,
     lockDuration: Math.max(config.WORKER_STALLED_INTERVAL_MS, 1_000),
     // A job stalled this many times (its workers keep dying) fails instead of looping forever.
     maxStalledCount: 2,
   });
-  worker.on('error', (error) => logger.error({ err: error }, 'export worker error'));
+  worker.on('error', (error) => logger.error({ err: error, queue: queueName }, 'queue worker error'));
+  // The worker owns its connection; closing the worker should close it too.
+  worker.on('closed', () => connection.disconnect());
+  return worker;
+}
+
+/** Starts consuming the exports queue (WORKER_CONCURRENCY exports at a time in this process). */
+export function startExportWorker(
+  config: WorkerConfig,
+  logger: Logger,
+  handle: ExportJobHandler,
+  onFinalFailure?: (payload: ExportJobPayload, error: Error) => Promise<void>,
+): Worker {
+  const processor = createExportProcessor(handle, logger);
+  const worker = startQueueWorker(EXPORT_QUEUE_NAME, processor, config, logger, config.WORKER_CONCURRENCY);
   worker.on('failed', (job, error) => {
     logger.warn({ jobId: job?.id, err: error }, 'export job failed');
     if (!job || job.name !== EXPORT_JOB_NAME || !onFinalFailure) return;
@@ -65,64 +74,79 @@ export function startExportWorker(
       if (payload.success) await onFinalFailure(payload.data, error);
     })().catch((failure: unknown) => logger.error({ err: failure, jobId: job.id }, 'ending a failed export'));
   });
-  // The worker owns its connection; closing the worker should close it too.
-  worker.on('closed', () => connection.disconnect());
   return worker;
 }
 
-/**
- * Registers the repeatable jobs, the expired-export cleanup and the push outbox's retries (idempotent: every
- * worker may call it at start).
- */
-export async function scheduleExportCleanup(config: WorkerConfig): Promise<void> {
+/** The recurring jobs' handlers: each runs on its own queue, one at a time per process. */
+export interface RecurringHandlers {
+  /** The export cleanup (with the sweep of unfinished exports); returns how many exports it cleaned. */
+  cleanup: RecurringJobHandler;
+  /** Sends the push outbox's due pushes; returns how many were settled. */
+  sendPushes: RecurringJobHandler;
+}
+
+/** Starts consuming the cleanup and push delivery queues: neither ever waits behind a long export. */
+export function startRecurringWorkers(
+  config: WorkerConfig,
+  logger: Logger,
+  handlers: RecurringHandlers,
+): Worker[] {
+  const start = (
+    contract: JobContract<RecurringJobPayload>,
+    handle: RecurringJobHandler,
+    done: { countKey: string; message: string },
+  ) =>
+    startQueueWorker(
+      contract.queue,
+      createRecurringProcessor(contract, handle, logger, done),
+      config,
+      logger,
+      1,
+    );
+  return [
+    start(exportCleanupJob, handlers.cleanup, { countKey: 'cleaned', message: 'expired exports cleaned' }),
+    start(pushSendJob, handlers.sendPushes, { countKey: 'settled', message: 'pushes sent or settled' }),
+  ];
+}
+
+/** Runs `work` with a queue handle of its own (closed afterwards). */
+async function withQueue(config: WorkerConfig, name: string, work: (queue: Queue) => Promise<unknown>) {
   const connection = createRedisClient({
     url: config.REDIS_URL,
     keyPrefix: '',
     forBlockingQueue: true,
     lazyConnect: false,
   });
-  const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+  const queue = new Queue(name, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
   try {
-    await queue.upsertJobScheduler(
-      EXPORT_CLEANUP_JOB_ID,
-      { every: config.EXPORT_CLEANUP_INTERVAL_SECONDS * 1000 },
-      { name: EXPORT_CLEANUP_JOB_NAME, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } },
-    );
-    await queue.upsertJobScheduler(
-      PUSH_SEND_JOB_ID,
-      { every: config.PUSH_RETRY_INTERVAL_SECONDS * 1000 },
-      { name: PUSH_SEND_JOB_NAME, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } },
-    );
+    await work(queue);
   } finally {
     await queue.close();
     connection.disconnect();
   }
 }
 
-/** The queue as the worker's maintenance sees it (repairing unfinished exports); close it on shutdown. */
-export function createExportEnqueuer(config: WorkerConfig) {
-  const connection = createRedisClient({ url: config.REDIS_URL, keyPrefix: '', forBlockingQueue: true });
-  const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
-  connection.on('error', () => undefined);
-  queue.on('error', () => undefined);
-  return {
-    async enqueue(userId: string, exportId: string, run: number) {
-      await queue.add(
-        EXPORT_JOB_NAME,
-        { version: EXPORT_JOB_VERSION, userId, exportId },
-        exportJobOptions(exportId, run),
-      );
-    },
-    /** The export's newest job BullMQ still holds (the sweeper's run, else the API's), with its state. */
-    async latestRun(exportId: string): Promise<ExportRunJob | undefined> {
-      for (const run of [SWEEP_RUN, 0]) {
-        const job = await Job.fromId(queue, exportRunJobId(exportId, run));
-        if (job) return { run, state: await job.getState(), failedReason: job.failedReason };
-      }
-      return undefined;
-    },
-    /** Jobs per state, for the queue depth gauge. */
-    jobCounts: () => queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
-    close: () => closeQueueAndConnection(queue, connection),
-  };
+/**
+ * Registers the repeatable jobs, the expired-export cleanup and the push outbox's retries, each on its own
+ * queue (idempotent: every worker may call it at start), and removes the schedulers earlier releases kept
+ * on the exports queue.
+ */
+export async function scheduleRecurringJobs(config: WorkerConfig): Promise<void> {
+  const schedule = (contract: JobContract<RecurringJobPayload>, id: string, everySeconds: number) =>
+    withQueue(config, contract.queue, (queue) =>
+      queue.upsertJobScheduler(
+        id,
+        { every: everySeconds * 1000 },
+        {
+          name: contract.name,
+          data: contract.schema.parse({ version: RECURRING_JOB_VERSION }),
+          opts: { removeOnComplete: true, removeOnFail: 100 },
+        },
+      ),
+    );
+  await schedule(exportCleanupJob, EXPORT_CLEANUP_JOB_ID, config.EXPORT_CLEANUP_INTERVAL_SECONDS);
+  await schedule(pushSendJob, PUSH_SEND_JOB_ID, config.PUSH_RETRY_INTERVAL_SECONDS);
+  await withQueue(config, EXPORT_QUEUE_NAME, (queue) =>
+    Promise.all(LEGACY_EXPORT_QUEUE_SCHEDULERS.map((id) => queue.removeJobScheduler(id))),
+  );
 }

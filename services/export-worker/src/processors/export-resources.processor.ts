@@ -1,9 +1,8 @@
 import {
-  EXPORT_CLEANUP_JOB_NAME,
   EXPORT_JOB_NAME,
   ExportJobPayload,
-  PUSH_SEND_JOB_NAME,
   ExportJobPayloadSchema,
+  LEGACY_EXPORT_QUEUE_JOB_NAMES,
 } from '@pfs/contracts';
 import { Logger, parseTraceparent, runWithTrace, startSpan } from '@pfs/logger';
 import { Job, UnrecoverableError } from 'bullmq';
@@ -12,31 +11,15 @@ export interface ExportJobHandler {
   (payload: ExportJobPayload, job: Job, token?: string): Promise<void>;
 }
 
-/** The scheduled cleanup of expired export files. */
-export type CleanupJobHandler = () => Promise<number>;
-
-/** The scheduled sending of due pushes; returns how many were settled. */
-export type PushJobHandler = () => Promise<number>;
-
 /**
- * The thin BullMQ processor: checks the job against the shared contract, then hands it to the export
- * pipeline. A job that breaks the contract can never succeed, so it fails without retries.
+ * The thin BullMQ processor of the exports queue: checks the job against the shared contract, then hands it
+ * to the export pipeline. A job that breaks the contract can never succeed, so it fails without retries.
  */
-export function createExportProcessor(
-  handle: ExportJobHandler,
-  logger: Logger,
-  cleanup?: CleanupJobHandler,
-  sendPushes?: PushJobHandler,
-) {
+export function createExportProcessor(handle: ExportJobHandler, logger: Logger) {
   return async (job: Job, token?: string): Promise<void> => {
-    if (job.name === PUSH_SEND_JOB_NAME && sendPushes) {
-      const settled = await sendPushes();
-      if (settled) logger.info({ settled }, 'pushes sent or settled');
-      return;
-    }
-    if (job.name === EXPORT_CLEANUP_JOB_NAME && cleanup) {
-      const cleaned = await cleanup();
-      if (cleaned) logger.info({ cleaned }, 'expired exports cleaned');
+    if (LEGACY_EXPORT_QUEUE_JOB_NAMES.includes(job.name)) {
+      // Left on the exports queue by an earlier release's scheduler: its work now runs on its own queue.
+      logger.info({ jobId: job.id, name: job.name }, 'recurring job of an earlier release skipped');
       return;
     }
     if (job.name !== EXPORT_JOB_NAME) throw new UnrecoverableError(`unknown job name ${job.name}`);

@@ -1,3 +1,4 @@
+import { ExportJobQueue, SWEEP_RUN } from '@pfs/jobs';
 import type { WorkerRepositories } from './pipeline-dependencies';
 import { failExport } from './run-export.use-case';
 
@@ -17,20 +18,8 @@ const LIVE_STATES = ['active', 'waiting', 'delayed', 'prioritized', 'waiting-chi
 export const INTERRUPTED_REASON =
   'The export was interrupted several times (its worker stopped); please try again.';
 
-/** The run the sweeper queues: the API's job is run 0, so its id differs from a failed job BullMQ keeps. */
-export const SWEEP_RUN = 1;
-
-/** The latest job of an export (the highest run that BullMQ still holds), as the sweeper sees it. */
-export interface ExportRunJob {
-  run: number;
-  state: string;
-  failedReason?: string;
-}
-
-export interface ExportJobs {
-  latestRun(exportId: string): Promise<ExportRunJob | undefined>;
-  enqueue(userId: string, exportId: string, run: number): Promise<void>;
-}
+/** What the sweep needs of the exports queue (@pfs/jobs' ExportJobQueue). */
+export type ExportJobs = Pick<ExportJobQueue, 'latestRun' | 'enqueue'>;
 
 export interface RepairCounts {
   requeued: number;

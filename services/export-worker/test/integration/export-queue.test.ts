@@ -1,6 +1,8 @@
 import {
   EXPORT_CLEANUP_JOB_ID,
   EXPORT_CLEANUP_JOB_NAME,
+  EXPORT_CLEANUP_QUEUE_NAME,
+  PUSH_DELIVERY_QUEUE_NAME,
   PUSH_SEND_JOB_ID,
   PUSH_SEND_JOB_NAME,
   EXPORT_JOB_NAME,
@@ -20,7 +22,7 @@ import { loadWorkerConfig } from '../../src/config';
 import { createUserSlots } from '../../src/delivery/user-slots';
 import { endExportOfFailedJob, handleExportJob } from '../../src/processors/handle-export-job';
 import type { PipelineDependencies } from '../../src/use-cases/pipeline-dependencies';
-import { scheduleExportCleanup, startExportWorker } from '../../src/worker';
+import { scheduleRecurringJobs, startExportWorker } from '../../src/worker';
 import { createTestPipeline, TestPipeline } from '../support/pipeline-deps';
 import { LedgerSeed } from '../support/seed-ledger';
 
@@ -291,16 +293,7 @@ describe('the export queue', () => {
       await new Promise((resolve) => child.once('exit', resolve));
     }
     const deps = { ...pipeline.deps, slots: createUserSlots(slotsRedis, 1, 3_000) };
-    workers.push(
-      startExportWorker(
-        config,
-        testLogger(),
-        handleExportJob(deps),
-        undefined,
-        undefined,
-        endExportOfFailedJob(deps),
-      ),
-    );
+    workers.push(startExportWorker(config, testLogger(), handleExportJob(deps), endExportOfFailedJob(deps)));
     await expect(job.waitUntilFinished(events, 25_000)).rejects.toThrow(/stalled/);
     const deadline = Date.now() + 10_000;
     let done = (await pipeline.deps.repos.exports.findById(seed.userId, record.id))!;
@@ -315,9 +308,20 @@ describe('the export queue', () => {
   }, 90_000);
 
   it('when workers start, then the cleanup and the push sender are one repeatable job each, however many workers register them', async () => {
-    await scheduleExportCleanup(config);
-    await scheduleExportCleanup(config);
-    const schedulers = await queue.getJobSchedulers();
+    await scheduleRecurringJobs(config);
+    await scheduleRecurringJobs(config);
+    const schedulersOf = async (name: string) => {
+      const own = new Queue(name, { connection, prefix: queuePrefix(prefix) });
+      try {
+        return await own.getJobSchedulers();
+      } finally {
+        await own.close();
+      }
+    };
+    const schedulers = [
+      ...(await schedulersOf(EXPORT_CLEANUP_QUEUE_NAME)),
+      ...(await schedulersOf(PUSH_DELIVERY_QUEUE_NAME)),
+    ];
     expect(schedulers).toEqual(
       expect.arrayContaining([
         expect.objectContaining({

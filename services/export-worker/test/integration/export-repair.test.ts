@@ -1,4 +1,5 @@
 import { EXPORT_JOB_NAME, EXPORT_QUEUE_NAME, exportJobId, exportRunJobId, queuePrefix } from '@pfs/contracts';
+import { openExportJobQueue } from '@pfs/jobs';
 import { createRedisClient } from '@pfs/redis';
 import { testLogger } from '@pfs/testing';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
@@ -10,7 +11,7 @@ import {
   INTERRUPTED_REASON,
   repairUnfinishedExports,
 } from '../../src/use-cases/repair-unfinished-exports.use-case';
-import { createExportEnqueuer, startExportWorker } from '../../src/worker';
+import { startExportWorker } from '../../src/worker';
 import { createTestPipeline, TestPipeline } from '../support/pipeline-deps';
 import { LedgerSeed } from '../support/seed-ledger';
 
@@ -27,7 +28,7 @@ const events = new QueueEvents(EXPORT_QUEUE_NAME, {
   prefix: queuePrefix(prefix),
 });
 const slotsRedis = createRedisClient({ url: config.REDIS_URL, keyPrefix: prefix, lazyConnect: false });
-const enqueuer = createExportEnqueuer(config);
+const enqueuer = openExportJobQueue(config);
 // Takes jobs by hand, as a worker that dies before its handlers run would leave them.
 const manual = new Worker(EXPORT_QUEUE_NAME, undefined, {
   connection: connection.duplicate(),

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { buildApiApp } from '../../../src/app';
 import { loadApiConfig } from '../../../src/config';
 import { createApiDependencies } from '../../../src/dependencies';
-import { createExportQueue } from '../../../src/modules/exports/export-queue';
+import { openExportJobQueue } from '@pfs/jobs';
 
 /** A loopback port nothing listens on: taken from the OS, then released. */
 async function closedPort(): Promise<number> {
@@ -27,7 +27,7 @@ describe('closing the API right after it started', () => {
 
   it('when Redis cannot be reached, then closing the export queue still resolves without an unhandled error', async () => {
     const port = await closedPort();
-    const queue = createExportQueue({
+    const queue = openExportJobQueue({
       REDIS_URL: `redis://127.0.0.1:${port}/0`,
       REDIS_KEY_PREFIX: 'closetest:',
       REDIS_COMMAND_TIMEOUT_MS: 2_000,
