@@ -10,6 +10,7 @@ import {
   resourceEntities,
   resourceMigrations,
   UserRepository,
+  LiveTokenRepository,
 } from '@pfs/resource-store';
 import { createStorage, ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
@@ -24,6 +25,8 @@ export interface ApiDependencies {
   dataSource: DataSource;
   redis: Redis;
   users: UserRepository;
+  /** Live tokens, for re-warming Redis's introspection records when Redis misses one. */
+  liveTokens: LiveTokenRepository;
   /** The conventions layer: schemas, sync tokens, responses (docs/conventions.md). */
   resourceApi: ResourceApi;
   /** Authentication and rate limiting in one Redis round trip. */
@@ -75,6 +78,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     dataSource,
     redis,
     users: new UserRepository(dataSource),
+    liveTokens: new LiveTokenRepository(dataSource),
     rates,
     resourceApi: new ResourceApi({ baseUrl: config.BASE_URL, syncSecret: config.SYNC_TOKEN_SECRET, redis }),
     gate: new RequestGate(redis, {

@@ -41,7 +41,7 @@ import { recordedHeaders } from './recorded-headers';
  */
 export function frontDoor(deps: ApiDependencies, modules: readonly ApiModule[]): RequestHandler {
   // Redis holds token records without persistence; after it restarts empty they come back from Postgres.
-  const fallback = new TokenRecordFallback(deps.dataSource, deps.redis);
+  const fallback = new TokenRecordFallback(deps.liveTokens, deps.redis);
   const checks = {
     postgres: () => deps.dataSource.query('SELECT 1'),
     redis: () => deps.redis.ping(),

@@ -1,45 +1,23 @@
 import { AccessTokenRecord, accessTokenKey, hashToken, introspectionRecordOf } from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
-import type { DataSource } from 'typeorm';
+import type { LiveToken, LiveTokenRepository } from '@pfs/resource-store';
 
 /** How long a token Postgres does not know stays refused without asking Postgres again. */
 const UNKNOWN_TTL_MS = 30_000;
 /** Bound of the in-process list of unknown tokens (cleared when full: it only saves queries). */
 const MAX_UNKNOWN = 10_000;
 
-/**
- * The token's live row, by the same rules the auth service restores records by: not revoked; an access
- * token unexpired and of a grant that is not revoked; a personal token until revoked.
- */
-const LIVE_TOKEN_SQL = `
-  SELECT t.id::text AS id, t.kind, t.user_id::text AS user_id, t.client_id, t.scope,
-         t.grant_id::text AS grant_id, t.expires_at
-    FROM oauth_tokens t LEFT JOIN oauth_grants g ON g.id = t.grant_id
-   WHERE t.token_hash = $1 AND t.revoked_at IS NULL
-     AND (t.kind = 'personal'
-          OR (t.kind = 'access' AND t.expires_at > now() AND (t.grant_id IS NULL OR g.revoked_at IS NULL)))`;
-
-interface LiveTokenRow {
-  id: string;
-  kind: 'access' | 'personal';
-  user_id: string;
-  client_id: string | null;
-  scope: string;
-  grant_id: string | null;
-  expires_at: Date | null;
-}
-
 /** The introspection record the auth service writes for this token (TokenIntrospectionStore). */
-function recordOf(row: LiveTokenRow): AccessTokenRecord {
-  return row.kind === 'personal'
-    ? introspectionRecordOf({ kind: 'personal', userId: row.user_id, scope: row.scope, tokenId: row.id })
+function recordOf(token: LiveToken): AccessTokenRecord {
+  return token.kind === 'personal'
+    ? introspectionRecordOf({ kind: 'personal', userId: token.userId, scope: token.scope, tokenId: token.id })
     : introspectionRecordOf({
         kind: 'access',
-        userId: row.user_id,
-        scope: row.scope,
-        clientId: row.client_id ?? undefined,
-        grantId: row.grant_id ?? undefined,
-        expiresAt: row.expires_at!,
+        userId: token.userId,
+        scope: token.scope,
+        clientId: token.clientId ?? undefined,
+        grantId: token.grantId ?? undefined,
+        expiresAt: token.expiresAt!,
       });
 }
 
@@ -47,7 +25,7 @@ export class TokenRecordFallback {
   private readonly unknown = new Map<string, number>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly liveTokens: LiveTokenRepository,
     private readonly redis: Redis,
   ) {}
 
@@ -71,9 +49,9 @@ export class TokenRecordFallback {
     return record;
   }
 
-  private async liveRow(tokenHash: string): Promise<LiveTokenRow | undefined> {
-    const rows: LiveTokenRow[] = await this.dataSource.query(LIVE_TOKEN_SQL, [tokenHash]);
-    return rows[0];
+  /** The token if it is live, by the rule the auth service restores records by (LiveTokenRepository). */
+  private async liveRow(tokenHash: string): Promise<LiveToken | undefined> {
+    return (await this.liveTokens.list({ tokenHash }))[0];
   }
 
   private async rewarm(tokenHash: string, record: AccessTokenRecord): Promise<void> {
