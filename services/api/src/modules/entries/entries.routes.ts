@@ -26,7 +26,7 @@ import { createRepeatingEntry } from '../repeats/repeat-series.use-case';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
 import { presentEntry } from './entries.presenter';
 import { readEntryDraft } from './entry-draft';
-import { isUnfiltered, readEntryFilters } from './entry-list-filters';
+import { isUnfiltered, readEntryFilters } from '../../http/entry-filters';
 import { entryPresenterFor } from './entry-presenter-for';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
 import { manageEntries, readManageRequest } from './manage-entries.use-case';

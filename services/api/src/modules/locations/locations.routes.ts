@@ -3,7 +3,7 @@ import { formatModified, requireScope, userIdOf } from '@pfs/resource-api';
 import { listEntryLocations, type LocationGroup } from '@pfs/resource-store';
 import { type Request, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { readEntryFilters } from '../entries/entry-list-filters';
+import { readEntryFilters } from '../../http/entry-filters';
 
 const ENDPOINT = 'entries/locations';
 /** The farthest two points on Earth are about 20,000 km apart. */

@@ -4,7 +4,7 @@ import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { ratesReady } from '../../http/rates-ready';
 import { ledgerDepsOf } from '../../ledger-deps';
-import { readEntryFilters } from '../entries/entry-list-filters';
+import { readEntryFilters } from '../../http/entry-filters';
 import { type SumRange, sumEntries } from './sum-entries.use-case';
 import { presentSumsRow } from './sums.presenter';
 

@@ -3,7 +3,7 @@ import { inputError } from '@pfs/errors';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { ratesReady } from '../../http/rates-ready';
-import { readEntryFilters } from '../entries/entry-list-filters';
+import { readEntryFilters } from '../../http/entry-filters';
 import { ledgerDepsOf } from '../../ledger-deps';
 import { sumEntriesByGroup } from './sum-by-group.use-case';
 import { presentSumsRow } from './sums.presenter';

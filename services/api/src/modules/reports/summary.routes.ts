@@ -8,7 +8,7 @@ import { requestContext } from '../../http/request-context';
 import { budgetsDepsOf } from '../budgets/budgets.deps';
 import { presentBudget } from '../budgets/budgets.presenter';
 import { ratesReady } from '../../http/rates-ready';
-import { readEntryFilters } from '../entries/entry-list-filters';
+import { readEntryFilters } from '../../http/entry-filters';
 import { ledgerDepsOf } from '../../ledger-deps';
 import { sumEntries } from './sum-entries.use-case';
 import { allTimeAverage, allTimeTotals, type AllTimeTotals } from './all-time-average';

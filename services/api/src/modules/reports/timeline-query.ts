@@ -3,7 +3,7 @@ import { amountToJson } from '@pfs/money';
 import { parseBooleanParam, parseEnumParam } from '@pfs/resource-api';
 import type { Entry, SqlFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
-import { readEntryFilters } from '../entries/entry-list-filters';
+import { readEntryFilters } from '../../http/entry-filters';
 import type { PlannedOccurrence } from '../repeats/planned-occurrences';
 import { readRepeatFilter, readRepeatId } from '../repeats/repeat-list-filter';
 import { TIMELINE_GROUPS, type TimelineGroup, type TimelineRequest } from './timeline.use-case';

@@ -3,7 +3,7 @@ import { inputError } from '@pfs/errors';
 import { parseEnumParam, parseListParam, parseSearchParam } from '@pfs/resource-api';
 import type { EntryFilters, IdFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
-import { DATE_RULE, isValidDate } from '../../http/date-rule';
+import { DATE_RULE, isValidDate } from './date-rule';
 
 const TYPES = ['expense', 'income', 'transaction'] as const;
 
