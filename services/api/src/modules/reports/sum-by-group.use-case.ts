@@ -1,9 +1,8 @@
 import { inputError } from '@pfs/errors';
-import { type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
+import { type CustomRate, type Decimal, isKnownCurrency } from '@pfs/money';
 import { type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
 import type { LedgerDeps } from '../../ledger-deps';
-import { convertDayTotal } from './convert-day-total';
-import { addDayTotal } from './sum-entries.use-case';
+import { addUpDayTotals, emptySums } from './sum-entries.use-case';
 
 export interface GroupSum {
   /** The tag or category id; null for entries without a category. */
@@ -33,26 +32,16 @@ export async function sumEntriesByGroup(
 ): Promise<GroupSum[]> {
   if (!isKnownCurrency(options.currency))
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
-  const groups = new Map<string | null, GroupSum>();
-  for (const total of await sumEntriesByDay(deps.dataSource, userId, options.filters, options.groupBy)) {
-    const converted = convertDayTotal(deps.rates, options.customRates, {
-      amount: total.total,
-      from: total.currency,
-      to: options.currency,
-      date: total.date,
-    });
-    const key = total.group ?? null;
-    const group = groups.get(key) ?? {
-      group: key,
-      expenses: { sum: new Decimal(0), count: 0 },
-      incomes: { sum: new Decimal(0), count: 0 },
-      modified: total.modified,
-    };
-    addDayTotal(group, total, converted);
-    groups.set(key, group);
-  }
+  const totals = await sumEntriesByDay(deps.dataSource, userId, options.filters, options.groupBy);
+  const groups = addUpDayTotals(
+    deps,
+    totals,
+    options,
+    (total) => total.group ?? null,
+    (group, total): GroupSum => ({ group, ...emptySums(total.modified) }),
+  );
   const size = (group: GroupSum) => group.expenses.sum.plus(group.incomes.sum);
-  return [...groups.values()].sort(
+  return groups.sort(
     (a, b) => size(b).comparedTo(size(a)) || String(a.group ?? '').localeCompare(String(b.group ?? '')),
   );
 }

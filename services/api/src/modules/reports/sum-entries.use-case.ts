@@ -1,6 +1,6 @@
 import { inputError } from '@pfs/errors';
 import { type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
-import { type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
+import { type DailyTotal, type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
 import type { LedgerDeps } from '../../ledger-deps';
 import { convertDayTotal } from './convert-day-total';
 
@@ -16,24 +16,51 @@ export interface PeriodSum {
   modified: Date;
 }
 
-/**
- * Adds one day's converted total to its row, by the sign convention of every sum (docs/money.md "Signs"):
- * an expense total counts as its magnitude. Shared by the period and the tag/category sums.
- */
-export function addDayTotal(
-  row: {
-    expenses: { sum: Decimal; count: number };
-    incomes: { sum: Decimal; count: number };
-    modified: Date;
-  },
-  total: { kind: 'expense' | 'income'; count: number; modified: Date },
-  converted: Decimal,
-): void {
-  const side = total.kind === 'expense' ? row.expenses : row.incomes;
-  side.sum = side.sum.plus(total.kind === 'expense' ? converted.negated() : converted);
-  side.count += total.count;
-  if (total.modified > row.modified) row.modified = total.modified;
+/** One row of sums: expenses and incomes as magnitudes (docs/money.md "Signs"), and the latest modified. */
+export interface SumsRow {
+  expenses: { sum: Decimal; count: number };
+  incomes: { sum: Decimal; count: number };
+  modified: Date;
 }
+
+/**
+ * Converts each day total into `currency` with that day's rate (the user's custom rate for the pair when
+ * set) and adds it to the row of its key (a period, a tag, a category), by the sign convention of every sum
+ * (docs/money.md "Signs"): an expense total counts as its magnitude. Shared by the period and the
+ * tag/category sums; the rows come in the order their keys first appear.
+ */
+export function addUpDayTotals<K, R extends SumsRow>(
+  deps: Pick<LedgerDeps, 'rates'>,
+  totals: DailyTotal[],
+  options: { currency: string; customRates?: CustomRate[] },
+  keyOf: (total: DailyTotal) => K,
+  newRow: (key: K, total: DailyTotal) => R,
+): R[] {
+  const rows = new Map<K, R>();
+  for (const total of totals) {
+    const converted = convertDayTotal(deps.rates, options.customRates, {
+      amount: total.total,
+      from: total.currency,
+      to: options.currency,
+      date: total.date,
+    });
+    const key = keyOf(total);
+    const row = rows.get(key) ?? newRow(key, total);
+    const side = total.kind === 'expense' ? row.expenses : row.incomes;
+    side.sum = side.sum.plus(total.kind === 'expense' ? converted.negated() : converted);
+    side.count += total.count;
+    if (total.modified > row.modified) row.modified = total.modified;
+    rows.set(key, row);
+  }
+  return [...rows.values()];
+}
+
+/** A row with nothing added yet. */
+export const emptySums = (modified: Date): SumsRow => ({
+  expenses: { sum: new Decimal(0), count: 0 },
+  incomes: { sum: new Decimal(0), count: 0 },
+  modified,
+});
 
 /** The first day of the period holding `date`; weeks start on Monday (ISO 8601). */
 export function periodStart(date: string, range: SumRange): string {
@@ -57,23 +84,12 @@ export async function sumEntries(
   if (!isKnownCurrency(options.currency))
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
   const totals = await sumEntriesByDay(deps.dataSource, userId, options.filters);
-  const periods = new Map<string, PeriodSum>();
-  for (const total of totals) {
-    const converted = convertDayTotal(deps.rates, options.customRates, {
-      amount: total.total,
-      from: total.currency,
-      to: options.currency,
-      date: total.date,
-    });
-    const day = periodStart(total.date, options.range);
-    const period = periods.get(day) ?? {
-      day,
-      expenses: { sum: new Decimal(0), count: 0 },
-      incomes: { sum: new Decimal(0), count: 0 },
-      modified: total.modified,
-    };
-    addDayTotal(period, total, converted);
-    periods.set(day, period);
-  }
-  return [...periods.values()].sort((a, b) => (a.day < b.day ? -1 : 1));
+  const periods = addUpDayTotals(
+    deps,
+    totals,
+    options,
+    (total) => periodStart(total.date, options.range),
+    (day, total): PeriodSum => ({ day, ...emptySums(total.modified) }),
+  );
+  return periods.sort((a, b) => (a.day < b.day ? -1 : 1));
 }
