@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { ApiModule } from '../api-module';
 import { categoriesSchema } from '../categories/categories.schema';
 import { tagsSchema } from '../tags/tags.schema';
-import { sumsItem, sumsQuery } from '../entries/entries.schema';
+import { sumsItem, sumsQuery } from '../entries/entry-queries.schema';
 import { meSchema } from '../me/me.schema';
 import { entrySumsRoutes } from './entry-sums.routes';
 import { groupSumsRoutes } from './group-sums.routes';
