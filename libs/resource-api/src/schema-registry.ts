@@ -12,16 +12,18 @@ import {
   writableProperties,
 } from './resource-schema';
 
-function fieldOf(error: ErrorObject): string {
+/** The body field an error names; `member` when a member was validated on its own (`transaction.account`). */
+function fieldOf(error: ErrorObject, member?: string): string {
   const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const missing = (error.params as { missingProperty?: string }).missingProperty;
-  if (missing) return path ? `${path}.${missing}` : missing;
-  return path || '(body)';
+  const field = missing ? (path ? `${path}.${missing}` : missing) : path;
+  if (member) return field ? `${member}.${field}` : member;
+  return field || '(body)';
 }
 
-function toInputError(errors: ErrorObject[] | null | undefined) {
+function toInputError(errors: ErrorObject[] | null | undefined, member?: string) {
   const fields = (errors ?? []).map((error) => ({
-    field: fieldOf(error),
+    field: fieldOf(error, member),
     error: error.keyword === 'required' ? 'is required' : (error.message ?? 'is invalid'),
   }));
   return inputError(fields);
@@ -43,6 +45,8 @@ interface CompiledSchema {
 export class SchemaRegistry {
   private readonly ajv = new Ajv2019({ allErrors: true, strict: false, coerceTypes: false });
   private readonly compiled = new Map<string, CompiledSchema>();
+  /** Validators of single members (`entries#transaction`), compiled on first use. */
+  private readonly members = new Map<string, ValidateFunction>();
 
   constructor() {
     addFormats(this.ajv);
@@ -99,6 +103,22 @@ export class SchemaRegistry {
   parseStoredState<Body extends object>(name: string, state: Record<string, unknown>): Body {
     this.assertValidState(name, asJsonNumbers(state, this.get(name).updateProperties));
     return state as Body;
+  }
+
+  /**
+   * Validates one writable member of a body on its own with its published schema (an entry update's
+   * `transaction`, which the merged state leaves out); fields are named from the body (`transaction.account`).
+   */
+  parseMember<Member>(name: string, member: string, value: unknown): Member {
+    const key = `${name}#${member}`;
+    let validate = this.members.get(key);
+    if (!validate) {
+      const schema = this.get(name).updateProperties[member];
+      if (!schema) throw new Error(`schema ${name} has no writable member ${member}`);
+      this.members.set(key, (validate = this.ajv.compile(schema)));
+    }
+    if (!validate(value)) throw toInputError(validate.errors, member);
+    return value as Member;
   }
 
   /** Validates a full writable state (after PUT normalisation or PATCH application), `modified` excluded. */

@@ -25,7 +25,8 @@ import { readRepeatRule } from '../repeats/repeat-rule';
 import { createRepeatingEntry } from '../repeats/repeat-series.use-case';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
 import { presentEntry } from './entries.presenter';
-import { readEntryDraft } from './entry-draft';
+import type { EntryBody } from './entry-body.schema';
+import { assertEntryRules, entryDraftOf } from './entry-draft';
 import { isUnfiltered, readEntryFilters } from '../../http/entry-filters';
 import { entryPresenterFor } from './entry-presenter-for';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
@@ -115,7 +116,7 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       const drafts = [];
       for (const [index, body] of bodies.entries()) {
         const prefix = isBatch ? `${index}.` : '';
-        const state = await parseCreateBody(api.schemas, 'entries', body).catch((error) => {
+        const entry = await parseCreateBody<EntryBody>(api.schemas, 'entries', body).catch((error) => {
           throw isBatch && error.fields
             ? inputError(
                 error.fields.map((f: { field: string; error: string }) => ({
@@ -125,9 +126,10 @@ export function entriesRoutes(deps: ApiDependencies): Router {
               )
             : error;
         });
-        if (state.repeat !== undefined && isBatch)
+        if (entry.repeat !== undefined && isBatch)
           throw inputError([{ field: `${prefix}repeat`, error: 'a repeating entry must be posted alone' }]);
-        drafts.push(readEntryDraft(state, prefix));
+        assertEntryRules(entry, prefix);
+        drafts.push(entryDraftOf(entry));
       }
       const rule = bodies[0] && (bodies[0] as { repeat?: unknown }).repeat;
       const created =
@@ -158,7 +160,8 @@ export function entriesRoutes(deps: ApiDependencies): Router {
         id: String(req.params.id),
         clientModified,
         intended,
-        transfer: readTransferIntent(mode, req.body, body),
+        transfer: readTransferIntent(mode, req.body, body, api.schemas),
+        parseState: (state) => api.schemas.parseStoredState<EntryBody>('entries', state),
         presentCurrent: (entry) => presentEntry(entry),
       },
       readSeriesEdit(req, mode),

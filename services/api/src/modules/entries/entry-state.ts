@@ -1,6 +1,8 @@
 import { formatAmount, parseAmount } from '@pfs/money';
 import type { Snapshot } from '@pfs/resource-store';
-import { readEntryDraft } from './entry-draft';
+import type { SchemaRegistry } from '@pfs/resource-api';
+import type { EntryBody } from './entry-body.schema';
+import { assertTransactionRules, transactionDraftOf } from './entry-draft';
 import type { TransferIntent } from './update-entry.use-case';
 
 const canonicalAmount = (value: unknown) => {
@@ -41,15 +43,17 @@ export function readTransferIntent(
   mode: 'put' | 'patch',
   rawBody: unknown,
   normalized: Snapshot,
+  schemas: SchemaRegistry,
 ): TransferIntent {
   const raw = rawBody as Record<string, unknown>;
   if (mode === 'patch' && !('transaction' in raw)) return 'keep';
   if (!normalized.transaction) return 'remove';
-  // Reuse the draft reader's checks on the transaction object alone.
-  const transaction = normalized.transaction as Record<string, unknown>;
-  const draft = readEntryDraft(
-    { amount: 1, currency: { code: 'EUR' }, date: '2000-01-01', account: '1', transaction },
-    '',
+  // The merged state leaves the transfer out: its member of the published schema checks it on its own.
+  const transaction = schemas.parseMember<NonNullable<EntryBody['transaction']>>(
+    'entries',
+    'transaction',
+    normalized.transaction,
   );
-  return draft.transaction!;
+  assertTransactionRules(transaction);
+  return transactionDraftOf(transaction);
 }

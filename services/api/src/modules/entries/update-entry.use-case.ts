@@ -3,7 +3,8 @@ import { Decimal, roundToCurrency } from '@pfs/money';
 import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
 import { type Entry, entriesTable, type Snapshot, withUserChange } from '@pfs/resource-store';
 import type { EntityManager } from 'typeorm';
-import { type EntryDraft, readEntryDraft } from './entry-draft';
+import type { EntryBody } from './entry-body.schema';
+import { assertEntryRules, type EntryDraft, entryDraftOf } from './entry-draft';
 import { EntryWriter } from './entry-writer';
 import type { LedgerDeps } from '../../ledger-deps';
 
@@ -16,6 +17,8 @@ export interface UpdateEntryOptions {
   /** The client's intended writable state, from the state it edited (PUT: the body; PATCH: patched). */
   intended: (edited: Snapshot) => Snapshot;
   transfer: TransferIntent;
+  /** Validates the merged state against the published schema (the route's registry). */
+  parseState: (state: Snapshot) => EntryBody;
   presentCurrent: (entry: Entry) => unknown;
 }
 
@@ -74,7 +77,9 @@ export async function applyEntryUpdate(
     presentCurrent: () => options.presentCurrent(current),
   });
   assertExtraSize(merged.extra);
-  const draft = readEntryDraft(dropStaleRate(merged, currentState));
+  const body = options.parseState(dropStaleRate(merged, currentState));
+  assertEntryRules(body);
+  const draft = entryDraftOf(body);
   const companion = current.transactionId
     ? await entriesTable.findById(manager, userId, current.transactionId, { forUpdate: true })
     : undefined;

@@ -1,10 +1,11 @@
 import { formatAmount } from '@pfs/money';
-import { type EntryDraft, readEntryDraft } from '../entries/entry-draft';
+import type { EntryBody } from '../entries/entry-body.schema';
+import { assertEntryRules, type EntryDraft, entryDraftOf } from '../entries/entry-draft';
 
 /**
  * The entry state a series' occurrences are made from, kept as an entry body (exact amounts as text) so it
- * is read back through the same checks as any client body. It has no date (each occurrence has its own)
- * and no `completed` (a bill is paid occurrence by occurrence). A rate is kept only when the client chose
+ * is read back through the entry rules and draft of any client body (entry-draft.ts). It has no date (each
+ * occurrence has its own) and no `completed` (a bill is paid occurrence by occurrence). A rate is kept only when the client chose
  * one: otherwise each occurrence takes the ECB rate of its own date.
  */
 export type RepeatTemplate = Record<string, unknown>;
@@ -46,7 +47,10 @@ export function templateOf(draft: EntryDraft): RepeatTemplate {
 
 /** The draft of one occurrence. */
 export function draftFromTemplate(template: RepeatTemplate, date: string, completed = false): EntryDraft {
-  return readEntryDraft({ ...template, date, completed });
+  // A template is a body checked when the series was written; the occurrence's date is checked again.
+  const body = { ...template, date, completed } as unknown as EntryBody;
+  assertEntryRules(body);
+  return entryDraftOf(body);
 }
 
 /** The accounts a template writes to (for locking them before a write). */
