@@ -64,7 +64,13 @@ export type { ResourceApiOptions } from './resource-api';
 export { parseCreateBody, updateFromRequest } from './write-flow';
 export type { UpdateFlowOptions } from './write-flow';
 export { methodNotAllowed } from './method-not-allowed';
-export type { Operation, OperationHandler, PublishedResource, ResourceDefinition } from './operation';
+export type {
+  Operation,
+  OperationDeclaration,
+  OperationHandler,
+  PublishedResource,
+  ResourceDefinition,
+} from './operation';
 export { operationsRouter } from './operations-router';
 export type { ContextOf } from './operations-router';
 export { linkOf, publishResources } from './publish';

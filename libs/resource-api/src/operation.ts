@@ -6,11 +6,11 @@ export type OperationHandler<Ctx> = (ctx: Ctx, req: Request, res: Response) => u
 
 /**
  * One operation of the API as data: the link it publishes (method, href, scope, title, query, body and
- * response schemas) and the handler that serves it. The router, the links of `/schema/<resource>`, the
- * 405 answers with `Allow` and `/openapi.json` are all derived from the list of operations, so what is
- * published is what is served.
+ * response schemas) and how it is mounted. The router, the links of `/schema/<resource>`, the 405 answers
+ * with `Allow` and `/openapi.json` are all derived from the list of operations, so what is published is
+ * what is served. Declarations are static: the documents can be derived without a running app.
  */
-export interface Operation<Ctx> extends HyperLink {
+export interface OperationDeclaration extends HyperLink {
   /** The resource (schema name) whose document lists this link, e.g. `tags` for `GET /tags/sums`. */
   resource: string;
   /**
@@ -24,8 +24,12 @@ export interface Operation<Ctx> extends HyperLink {
    * before Accept negotiation, the 415 check and the JSON parser. Its handler checks media types itself.
    */
   files?: boolean;
-  /** Steps run after the scope check, before the handler (waiting for the rate table…). */
+  /** Steps run after the scope check, before the handler (an upload negotiating its answer's format…). */
   before?: RequestHandler[];
+}
+
+/** An operation with the handler that serves it. */
+export interface Operation<Ctx> extends OperationDeclaration {
   handler: OperationHandler<Ctx>;
 }
 

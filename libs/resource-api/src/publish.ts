@@ -1,8 +1,8 @@
-import type { Operation, PublishedResource } from './operation';
+import type { OperationDeclaration, PublishedResource } from './operation';
 import type { HyperLink, ResourceSchema } from './resource-schema';
 
 /** The link an operation publishes: the operation without what only the server needs. */
-export function linkOf<Ctx>(operation: Operation<Ctx>): HyperLink {
+export function linkOf(operation: OperationDeclaration & { handler?: unknown }): HyperLink {
   const {
     resource: _resource,
     route: _route,
@@ -17,9 +17,9 @@ export function linkOf<Ctx>(operation: Operation<Ctx>): HyperLink {
 const isLegacy = (resource: PublishedResource | ResourceSchema): resource is ResourceSchema =>
   'links' in resource;
 
-function linksOf<Ctx>(resource: PublishedResource, operations: Operation<Ctx>[]): HyperLink[] {
+function linksOf(resource: PublishedResource, operations: readonly OperationDeclaration[]): HyperLink[] {
   const name = resource.schema.name;
-  const byRel = new Map<string, Operation<Ctx>>();
+  const byRel = new Map<string, OperationDeclaration>();
   for (const operation of operations) {
     if (operation.resource !== name) continue;
     if (!resource.rels.includes(operation.rel)) {
@@ -44,9 +44,9 @@ function linksOf<Ctx>(resource: PublishedResource, operations: Operation<Ctx>[])
  * `order`. Neither depends on the order modules come in, so no module's place changes an answer.
  * A resource given with its `links` already (a module not yet on operations) is published as it is.
  */
-export function publishResources<Ctx>(
+export function publishResources(
   resources: Array<PublishedResource | ResourceSchema>,
-  operations: Operation<Ctx>[],
+  operations: readonly OperationDeclaration[],
   order: readonly string[],
 ): ResourceSchema[] {
   const published = new Map<string, ResourceSchema>();

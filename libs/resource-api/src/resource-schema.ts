@@ -48,10 +48,13 @@ export interface ResourceSchema {
   links: HyperLink[];
 }
 
+/** What the write schemas are derived from: a resource's fields, with or without its links. */
+type SchemaFields = Pick<ResourceSchema, 'properties' | 'createRequired' | 'updateRequired'>;
+
 const isReadOnly = (schema: JsonSchema) => schema.readOnly === true;
 
 /** The writable properties (read-only ones dropped; `modified` kept only for updates). */
-export function writableProperties(schema: ResourceSchema, forUpdate: boolean): Record<string, JsonSchema> {
+export function writableProperties(schema: SchemaFields, forUpdate: boolean): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const [name, property] of Object.entries(schema.properties)) {
     if (name === 'modified' ? forUpdate : !isReadOnly(property)) out[name] = stripReadOnly(property);
@@ -69,11 +72,11 @@ function stripReadOnly(property: JsonSchema): JsonSchema {
   return { ...property, properties };
 }
 
-export function createSchemaOf(schema: ResourceSchema): JsonSchema {
+export function createSchemaOf(schema: SchemaFields): JsonSchema {
   return { type: 'object', properties: writableProperties(schema, false), required: schema.createRequired };
 }
 
-export function updateSchemaOf(schema: ResourceSchema): JsonSchema {
+export function updateSchemaOf(schema: SchemaFields): JsonSchema {
   const required = [...new Set([...(schema.updateRequired ?? schema.createRequired), 'modified'])];
   return { type: 'object', properties: writableProperties(schema, true), required };
 }

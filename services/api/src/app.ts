@@ -1,10 +1,12 @@
 import { errorMiddleware, routeNotFoundMiddleware } from '@pfs/http';
-import { methodNotAllowed, publishResources } from '@pfs/resource-api';
+import { methodNotAllowed, operationsRouter } from '@pfs/resource-api';
 import express, { Express } from 'express';
 import type { ApiDependencies } from './dependencies';
+import { apiContextOf } from './http/api-operation';
 import { frontDoor } from './http/front-door';
 import { apiModules, type ApiModule } from './modules';
-import { PUBLISHED_ORDER } from './modules/published-order';
+import { operationsOf } from './modules/api-module';
+import { publishedSchemas } from './modules/published';
 
 /** Express `trust proxy` from TRUST_PROXY: a hop count, true/false, or addresses/CIDRs/names. */
 function trustProxyValue(raw: string): boolean | number | string {
@@ -18,19 +20,28 @@ function trustProxyValue(raw: string): boolean | number | string {
  * default (a test passes them in another order to show the order changes no answer).
  */
 export function buildApiApp(deps: ApiDependencies, modules: readonly ApiModule[] = apiModules): Express {
-  const published = publishResources(
-    modules.flatMap((module) => module.schemas ?? []),
-    [],
-    PUBLISHED_ORDER,
-  );
+  const operations = modules.flatMap((module) => operationsOf(module, deps));
+  const published = publishedSchemas(modules);
   published.forEach((schema) => deps.resourceApi.schemas.register(schema));
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', trustProxyValue(deps.config.TRUST_PROXY));
-  app.use(frontDoor(deps, modules));
+  // File uploads and downloads take and send other media types: the front door mounts them before its
+  // JSON-only checks; every other operation comes after it.
+  const filesRouter = operationsRouter(
+    operations.filter((operation) => operation.files),
+    apiContextOf,
+  );
+  app.use(frontDoor(deps, modules, filesRouter));
+  app.use(
+    operationsRouter(
+      operations.filter((operation) => !operation.files),
+      apiContextOf,
+    ),
+  );
   for (const module of modules) {
-    app.use(module.routes(deps));
+    if (module.routes) app.use(module.routes(deps));
   }
   app.use(methodNotAllowed(published.flatMap((schema) => schema.links)));
   app.use(routeNotFoundMiddleware);

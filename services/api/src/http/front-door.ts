@@ -39,7 +39,11 @@ import { recordedHeaders } from './recorded-headers';
  * authentication and rate limit (one Redis round trip), the file routes, media type and the JSON body
  * checks. The order is the order of the steps below, exactly as when each was its own `app.use`.
  */
-export function frontDoor(deps: ApiDependencies, modules: readonly ApiModule[]): RequestHandler {
+export function frontDoor(
+  deps: ApiDependencies,
+  modules: readonly ApiModule[],
+  filesRouter: RequestHandler,
+): RequestHandler {
   // Redis holds token records without persistence; after it restarts empty they come back from Postgres.
   const fallback = new TokenRecordFallback(deps.liveTokens, deps.redis);
   const checks = {
@@ -72,6 +76,7 @@ export function frontDoor(deps: ApiDependencies, modules: readonly ApiModule[]):
     // The authentication step read the cached `/me` beside the token: answer it right here (hotGetMe).
     ...(modules.includes(meModule) ? [hotGetMe(meRoutes(deps))] : []),
     // File routes take and send other media types, so they answer before the JSON-only checks.
+    filesRouter,
     ...modules.flatMap((module) => (module.fileRoutes ? [module.fileRoutes(deps)] : [])),
     negotiateMediaType,
     requireJsonBody,

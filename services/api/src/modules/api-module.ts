@@ -1,20 +1,52 @@
-import type { ResourceSchema } from '@pfs/resource-api';
+import type { PublishedResource, ResourceSchema } from '@pfs/resource-api';
 import type { Router } from 'express';
 import type { ApiDependencies } from '../dependencies';
+import type { ApiHandlers, ApiOperation, DeclaredOperation } from '../http/api-operation';
 
 /**
- * One resource area of the API. The app registers `schemas` (served at /schema/<name>, used to validate
- * writes, listed in /openapi.json) and mounts `routes` behind authentication, rate limiting, content
- * negotiation and the JSON body parser. Add yours to `modules/index.ts` (one import, one array entry).
+ * One feature of the API, as data. `resources` are the schemas it publishes (served at /schema/<name>,
+ * used to validate writes, listed in /openapi.json) with the relations each offers, in document order;
+ * `operations` are what it serves: each one's method, path, scopes, published link and the name of its
+ * handler. The app derives the router, the links, the 405 answers and the OpenAPI document from them, so
+ * the order of modules changes nothing. Add yours to `modules/index.ts` and its resources to
+ * `published.ts`.
  */
 export interface ApiModule {
   name: string;
+  resources?: PublishedResource[];
+  operations?: readonly DeclaredOperation[];
+  /** Builds the module's handlers once per app (repositories and use cases from the dependencies). */
+  handlers?(deps: ApiDependencies): ApiHandlers;
+  /** A module not yet on operations: its schemas, links included. */
   schemas?: ResourceSchema[];
-  routes(deps: ApiDependencies): Router;
-  /**
-   * Routes whose bodies are not JSON (file uploads and downloads): mounted after authentication and rate
-   * limiting but before Accept negotiation, the 415 check and the JSON parser. They check scopes, content
-   * types and sizes themselves (a JSON response calls negotiateMediaType first).
-   */
+  /** A module not yet on operations: its JSON routes, mounted after the operations. */
+  routes?(deps: ApiDependencies): Router;
+  /** A module not yet on operations: its file routes, mounted before Accept negotiation and the JSON parser. */
   fileRoutes?(deps: ApiDependencies): Router;
+}
+
+/** A module as written: its operations name only handlers it has. */
+interface TypedModule<H extends ApiHandlers> extends Omit<ApiModule, 'operations' | 'handlers'> {
+  operations: ReadonlyArray<DeclaredOperation<H>>;
+  handlers(deps: ApiDependencies): H;
+}
+
+/**
+ * Declares a module, the compiler checking that each operation names one of its handlers. The result is
+ * an untyped `ApiModule` (the check is done here, where the handler names are known).
+ */
+export function apiModule<H extends ApiHandlers>(module: TypedModule<H>): ApiModule {
+  return module as unknown as ApiModule;
+}
+
+/** The module's operations with their handlers bound, for an app over `deps`. */
+export function operationsOf(module: ApiModule, deps: ApiDependencies): ApiOperation[] {
+  if (!module.operations?.length) return [];
+  if (!module.handlers) throw new Error(`the module ${module.name} declares operations but no handlers`);
+  const handlers = module.handlers(deps);
+  return module.operations.map((operation) => {
+    const handler = handlers[operation.handler];
+    if (!handler) throw new Error(`the module ${module.name} has no handler ${operation.handler}`);
+    return { ...operation, handler };
+  });
 }

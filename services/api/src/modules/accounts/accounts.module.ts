@@ -1,9 +1,15 @@
-import type { ApiModule } from '../api-module';
-import { accountsRoutes } from './accounts.routes';
+import { apiModule } from '../api-module';
+import { accountsHandlers, accountsOperations } from './accounts.routes';
 import { accountsSchema } from './accounts.schema';
 
-export const accountsModule: ApiModule = {
+export const accountsModule = apiModule({
   name: 'accounts',
-  schemas: [accountsSchema],
-  routes: accountsRoutes,
-};
+  resources: [
+    {
+      schema: accountsSchema,
+      rels: ['list', 'create', 'self', 'update', 'patch', 'delete', 'move', 'reorder', 'merge'],
+    },
+  ],
+  operations: accountsOperations,
+  handlers: accountsHandlers,
+});

@@ -6,19 +6,18 @@ import {
   parseEnumParam,
   parseListParam,
   readClientModified,
-  requireScope,
-  userIdOf,
 } from '@pfs/resource-api';
 import { ACCOUNT_STATUSES, accountsTable, type SqlFilter } from '@pfs/resource-store';
-import { type Request, type Response, Router } from 'express';
+import type { Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { idempotentPost } from '../../http/idempotent-post';
 import { ledgerDepsOf } from '../../ledger-deps';
 import { mergeAccounts, moveAccount, reorderAccounts } from './account-order.use-case';
 import { createAccount, deleteAccount, updateAccount } from './account-use-cases';
 import { presentAccount } from './accounts.presenter';
-import type { AccountBody } from './accounts.schema';
-import { ratesReady } from '../../http/rates-ready';
+import { type AccountBody, id as accountIdSchema } from './accounts.schema';
+import { withRates } from '../../http/rates-ready';
 
 function readFilters(req: Request): SqlFilter[] {
   const query = req.query as Record<string, unknown>;
@@ -39,86 +38,217 @@ const readIdList = (value: unknown, field: string): string[] => {
 
 const NO_CONTENT = { status: 204, headers: {} };
 
-export function accountsRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function accountsHandlers(deps: ApiDependencies) {
   const api = deps.resourceApi;
   const ledger = ledgerDepsOf(deps);
   const idempotent = idempotentPost(deps.dataSource);
 
-  router.get('/accounts', requireScope('accounts:r'), async (req, res) => {
+  const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'accounts' });
-    const result = await accountsTable.list(deps.dataSource, userIdOf(req), params, readFilters(req));
+    const result = await accountsTable.list(deps.dataSource, ctx.userId, params, readFilters(req));
     api.respond.sendList(req, res, { schema: 'accounts', params, result, present: presentAccount });
-  });
+  };
 
-  router.post('/accounts/reorder', requireScope('accounts:rw'), async (req, res) => {
+  const reorder: ApiHandler = async (ctx, req, res) => {
     const order = readIdList((req.body as { order?: unknown })?.order, 'order');
     await idempotent(req, res, async () => {
-      await reorderAccounts(ledger, userIdOf(req), order);
+      await reorderAccounts(ledger, ctx.userId, order);
       return NO_CONTENT;
     });
-  });
+  };
 
-  router.post('/accounts/merge', requireScope('accounts:rw'), ratesReady(deps.rates), async (req, res) => {
+  const merge: ApiHandler = async (ctx, req, res) => {
     const body = req.body as { accounts?: unknown; account?: unknown };
     const sources = readIdList(body?.accounts, 'accounts');
     const target = body?.account;
     if (!isResourceId(target)) throw inputError([{ field: 'account', error: 'must be an account id' }]);
     await idempotent(req, res, async () => {
-      await mergeAccounts(ledger, userIdOf(req), sources, target);
+      await mergeAccounts(ledger, ctx.userId, sources, target);
       return NO_CONTENT;
     });
-  });
+  };
 
-  router.post('/accounts/:id/move', requireScope('accounts:rw'), async (req, res) => {
+  const move: ApiHandler = async (ctx, req, res) => {
     const position = (req.body as { position?: unknown })?.position;
     if (!Number.isInteger(position) || (position as number) < 0) {
       throw inputError([{ field: 'position', error: 'must be an integer of at least 0' }]);
     }
     await idempotent(req, res, async () => {
-      await moveAccount(ledger, userIdOf(req), String(req.params.id), position as number);
+      await moveAccount(ledger, ctx.userId, String(req.params.id), position as number);
       return NO_CONTENT;
     });
-  });
+  };
 
-  router.get('/accounts/:id', requireScope('accounts:r'), async (req, res) => {
-    const account = await accountsTable.findById(deps.dataSource, userIdOf(req), String(req.params.id));
+  const get: ApiHandler = async (ctx, req, res) => {
+    const account = await accountsTable.findById(deps.dataSource, ctx.userId, String(req.params.id));
     if (!account) throw notFound('Account', String(req.params.id));
     api.respond.sendObject(req, res, 'accounts', presentAccount(account), account.modifiedAt);
-  });
+  };
 
-  router.post('/accounts', requireScope('accounts:rw'), async (req, res) => {
+  const create: ApiHandler = async (ctx, req, res) => {
     await idempotent(req, res, async () => {
       const body = await parseCreateBody<AccountBody>(api.schemas, 'accounts', req.body);
-      const created = await createAccount(ledger, userIdOf(req), body);
+      const created = await createAccount(ledger, ctx.userId, body);
       return api.respond.created(res, 'accounts', '/accounts', created.id, presentAccount(created));
     });
-  });
-
-  const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {
-    const clientModified = readClientModified(req.body);
-    const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('accounts', req.body);
-    const updated = await updateAccount(ledger, userIdOf(req), {
-      id: String(req.params.id),
-      clientModified,
-      intended: (edited) => {
-        if (mode === 'put') return body;
-        const patched = applyMergePatch(edited, { ...(req.body as object), modified: undefined });
-        const { modified: _m, ...state } = api.schemas.normalizeUpdate('accounts', patched);
-        return state;
-      },
-      parseState: (state) => api.schemas.parseStoredState<AccountBody>('accounts', state),
-      presentCurrent: presentAccount,
-    });
-    api.respond.sendObject(req, res, 'accounts', presentAccount(updated), updated.modifiedAt);
   };
-  router.put('/accounts/:id', requireScope('accounts:rw'), update('put'));
-  router.patch('/accounts/:id', requireScope('accounts:rw'), update('patch'));
 
-  router.delete('/accounts/:id', requireScope('accounts:rw'), async (req, res) => {
-    await deleteAccount(ledger, userIdOf(req), String(req.params.id));
+  const update =
+    (mode: 'put' | 'patch'): ApiHandler =>
+    async (ctx, req, res) => {
+      const clientModified = readClientModified(req.body);
+      const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('accounts', req.body);
+      const updated = await updateAccount(ledger, ctx.userId, {
+        id: String(req.params.id),
+        clientModified,
+        intended: (edited) => {
+          if (mode === 'put') return body;
+          const patched = applyMergePatch(edited, { ...(req.body as object), modified: undefined });
+          const { modified: _m, ...state } = api.schemas.normalizeUpdate('accounts', patched);
+          return state;
+        },
+        parseState: (state) => api.schemas.parseStoredState<AccountBody>('accounts', state),
+        presentCurrent: presentAccount,
+      });
+      api.respond.sendObject(req, res, 'accounts', presentAccount(updated), updated.modifiedAt);
+    };
+
+  const remove: ApiHandler = async (ctx, req, res) => {
+    await deleteAccount(ledger, ctx.userId, String(req.params.id));
     api.respond.sendNoContent(res);
-  });
+  };
 
-  return router;
+  return {
+    list,
+    create,
+    get,
+    replace: update('put'),
+    patch: update('patch'),
+    remove,
+    move,
+    reorder,
+    merge: withRates(deps.rates, merge),
+  };
 }
+
+export type AccountsHandlers = ReturnType<typeof accountsHandlers>;
+
+const resource = 'accounts';
+
+export const accountsOperations: Array<DeclaredOperation<AccountsHandlers>> = [
+  {
+    resource,
+    rel: 'list',
+    href: '/accounts',
+    method: 'GET',
+    title: 'List accounts',
+    target: 'list',
+    scope: 'accounts:r',
+    hrefSchema: {
+      type: 'object',
+      properties: {
+        status: { type: 'string', enum: [...ACCOUNT_STATUSES] },
+        ids: { type: 'string' },
+        page: { type: 'integer' },
+        per_page: { type: 'integer' },
+        since: { type: 'string' },
+        include_deleted: { type: 'boolean' },
+      },
+    },
+    handler: 'list',
+  },
+  {
+    resource,
+    rel: 'create',
+    href: '/accounts',
+    method: 'POST',
+    title: 'Create an account',
+    submission: 'create',
+    target: 'object',
+    scope: 'accounts:rw',
+    handler: 'create',
+  },
+  {
+    resource,
+    rel: 'self',
+    href: '/accounts/{id}',
+    method: 'GET',
+    title: 'Get an account',
+    target: 'object',
+    scope: 'accounts:r',
+    handler: 'get',
+  },
+  {
+    resource,
+    rel: 'update',
+    href: '/accounts/{id}',
+    method: 'PUT',
+    title: 'Replace an account',
+    submission: 'update',
+    target: 'object',
+    scope: 'accounts:rw',
+    handler: 'replace',
+  },
+  {
+    resource,
+    rel: 'patch',
+    href: '/accounts/{id}',
+    method: 'PATCH',
+    title: 'Change some fields (JSON merge patch)',
+    submission: 'patch',
+    target: 'object',
+    scope: 'accounts:rw',
+    handler: 'patch',
+  },
+  {
+    resource,
+    rel: 'delete',
+    href: '/accounts/{id}',
+    method: 'DELETE',
+    title: 'Delete an account and its entries (not the last one)',
+    scope: 'accounts:rw',
+    handler: 'remove',
+  },
+  {
+    resource,
+    rel: 'move',
+    href: '/accounts/{id}/move',
+    method: 'POST',
+    title: 'Move to a position',
+    scope: 'accounts:rw',
+    submission: {
+      type: 'object',
+      required: ['position'],
+      properties: { position: { type: 'integer', minimum: 0 } },
+    },
+    handler: 'move',
+  },
+  {
+    resource,
+    rel: 'reorder',
+    href: '/accounts/reorder',
+    method: 'POST',
+    title: 'Set the order of accounts',
+    scope: 'accounts:rw',
+    submission: {
+      type: 'object',
+      required: ['order'],
+      properties: { order: { type: 'array', items: accountIdSchema } },
+    },
+    handler: 'reorder',
+  },
+  {
+    resource,
+    rel: 'merge',
+    href: '/accounts/merge',
+    method: 'POST',
+    title: 'Move every entry of `accounts` into `account` and delete them',
+    scope: 'accounts:rw',
+    submission: {
+      type: 'object',
+      required: ['accounts', 'account'],
+      properties: { accounts: { type: 'array', items: accountIdSchema }, account: accountIdSchema },
+    },
+    handler: 'merge',
+  },
+];

@@ -1,8 +1,8 @@
 import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
-import type { ResourceSchema, WriteBodyOf } from '@pfs/resource-api';
+import type { ResourceDefinition, WriteBodyOf } from '@pfs/resource-api';
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '@pfs/resource-store';
 
-const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } as const;
+export const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } as const;
 const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 } as const;
 
 /** The representation; written `as const` so the body type below is derived from what is published. */
@@ -44,7 +44,7 @@ const properties = {
 const required = ['name', 'currency'] as const;
 export type AccountBody = WriteBodyOf<typeof properties, typeof required>;
 
-export const accountsSchema: ResourceSchema = {
+export const accountsSchema: ResourceDefinition = {
   name: 'accounts',
   title: 'Account',
   description:
@@ -52,103 +52,4 @@ export const accountsSchema: ResourceSchema = {
   properties,
   createRequired: [...required],
   updateRequired: [...required],
-  links: [
-    {
-      rel: 'list',
-      href: '/accounts',
-      method: 'GET',
-      title: 'List accounts',
-      target: 'list',
-      scope: 'accounts:r',
-      hrefSchema: {
-        type: 'object',
-        properties: {
-          status: { type: 'string', enum: [...ACCOUNT_STATUSES] },
-          ids: { type: 'string' },
-          page: { type: 'integer' },
-          per_page: { type: 'integer' },
-          since: { type: 'string' },
-          include_deleted: { type: 'boolean' },
-        },
-      },
-    },
-    {
-      rel: 'create',
-      href: '/accounts',
-      method: 'POST',
-      title: 'Create an account',
-      submission: 'create',
-      target: 'object',
-      scope: 'accounts:rw',
-    },
-    {
-      rel: 'self',
-      href: '/accounts/{id}',
-      method: 'GET',
-      title: 'Get an account',
-      target: 'object',
-      scope: 'accounts:r',
-    },
-    {
-      rel: 'update',
-      href: '/accounts/{id}',
-      method: 'PUT',
-      title: 'Replace an account',
-      submission: 'update',
-      target: 'object',
-      scope: 'accounts:rw',
-    },
-    {
-      rel: 'patch',
-      href: '/accounts/{id}',
-      method: 'PATCH',
-      title: 'Change some fields (JSON merge patch)',
-      submission: 'patch',
-      target: 'object',
-      scope: 'accounts:rw',
-    },
-    {
-      rel: 'delete',
-      href: '/accounts/{id}',
-      method: 'DELETE',
-      title: 'Delete an account and its entries (not the last one)',
-      scope: 'accounts:rw',
-    },
-    {
-      rel: 'move',
-      href: '/accounts/{id}/move',
-      method: 'POST',
-      title: 'Move to a position',
-      scope: 'accounts:rw',
-      submission: {
-        type: 'object',
-        required: ['position'],
-        properties: { position: { type: 'integer', minimum: 0 } },
-      },
-    },
-    {
-      rel: 'reorder',
-      href: '/accounts/reorder',
-      method: 'POST',
-      title: 'Set the order of accounts',
-      scope: 'accounts:rw',
-      submission: {
-        type: 'object',
-        required: ['order'],
-        properties: { order: { type: 'array', items: id } },
-      },
-    },
-    {
-      rel: 'merge',
-      href: '/accounts/merge',
-      method: 'POST',
-      title: 'Move every entry of `accounts` into `account` and delete them',
-      scope: 'accounts:rw',
-      submission: {
-        type: 'object',
-        required: ['accounts', 'account'],
-        properties: { accounts: { type: 'array', items: id }, account: id },
-      },
-    },
-  ],
 };

@@ -1,5 +1,15 @@
-import type { ApiModule } from '../api-module';
-import { budgetsRoutes } from './budgets.routes';
+import { apiModule } from '../api-module';
+import { budgetsHandlers, budgetsOperations } from './budgets.routes';
 import { budgetsSchema } from './budgets.schema';
 
-export const budgetsModule: ApiModule = { name: 'budgets', schemas: [budgetsSchema], routes: budgetsRoutes };
+export const budgetsModule = apiModule({
+  name: 'budgets',
+  resources: [
+    {
+      schema: budgetsSchema,
+      rels: ['list', 'create', 'self', 'update', 'patch', 'delete', 'history', 'move', 'reorder'],
+    },
+  ],
+  operations: budgetsOperations,
+  handlers: budgetsHandlers,
+});

@@ -4,18 +4,13 @@ import {
   applyMergePatch,
   parseBooleanParam,
   parseCreateBody,
-  parseListParam,
   parsePageParams,
-  parseSearchParam,
   readClientModified,
-  requireScope,
-  userIdOf,
 } from '@pfs/resource-api';
-import { type Budget, budgetsTable, type BudgetListFilters, type Snapshot } from '@pfs/resource-store';
-import { type Request, type Response, Router } from 'express';
+import { type Budget, budgetsTable, type Snapshot } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
-import { ratesReady } from '../../http/rates-ready';
-import { DATE_RULE, isValidDate } from '../../http/date-rule';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
+import { withRates } from '../../http/rates-ready';
 import { idempotentPost } from '../../http/idempotent-post';
 import { budgetHistory } from './budget-history.use-case';
 import { withRecurrence } from './budget-legacy-shape';
@@ -31,60 +26,26 @@ import {
 } from './budget-writes.use-case';
 import { budgetsDepsOf } from './budgets.deps';
 import { presentBudget } from './budgets.presenter';
-import type { BudgetBody } from './budgets.schema';
+import { readListFilters, readRange } from './budget-query';
+import {
+  type BudgetBody,
+  budgetCreateBody,
+  budgetHistoryItem,
+  budgetHistoryQuery,
+  budgetsListQuery,
+  budgetUpdateBody,
+  id as budgetIdSchema,
+} from './budgets.schema';
 
 const NO_CONTENT = { status: 204, headers: {} };
 
-function readDate(query: Record<string, unknown>, name: string, required: boolean): string | undefined {
-  const value = query[name];
-  if (value === undefined && !required) return undefined;
-  if (value === undefined) throw inputError([{ field: name, error: 'is required' }]);
-  if (!isValidDate(value)) throw inputError([{ field: name, error: DATE_RULE }]);
-  return value as string;
-}
-
-function readRange(query: Record<string, unknown>, fromRequired: boolean) {
-  const from = readDate(query, 'from', fromRequired);
-  const to = readDate(query, 'to', true)!;
-  if (from && to < from) throw inputError([{ field: 'to', error: 'must not be before from' }]);
-  return { from, to };
-}
-
-/**
- * The list range. Half the clients in use list budgets with `to` only or with no dates (docs/budgets.md):
- * a missing date defaults to the other one, and with neither the range is today (UTC, as for one budget),
- * so each budget comes at the iteration holding that day.
- */
-function readListRange(query: Record<string, unknown>): { from: string; to: string } {
-  const given = { from: readDate(query, 'from', false), to: readDate(query, 'to', false) };
-  const from = given.from ?? given.to ?? todayUtc();
-  const to = given.to ?? from;
-  if (to < from) throw inputError([{ field: 'to', error: 'must not be before from' }]);
-  return { from, to };
-}
-
-function readListFilters(req: Request): BudgetListFilters {
-  const query = req.query as Record<string, unknown>;
-  const { from, to } = readListRange(query);
-  return {
-    from,
-    to,
-    categories: parseListParam(query, 'categories', isResourceId),
-    tags: parseListParam(query, 'tags', isResourceId),
-    accounts: parseListParam(query, 'accounts', isResourceId),
-    search: parseSearchParam(query, 300),
-    hasProblem: parseBooleanParam(query, 'has_problem'),
-  };
-}
-
-export function budgetsRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function budgetsHandlers(deps: ApiDependencies) {
   const api = deps.resourceApi;
   const budgets = budgetsDepsOf(deps);
   const idempotent = idempotentPost(deps.dataSource);
 
-  const userOf = async (req: Request): Promise<BudgetUser> => {
-    const user = await deps.users.findById(userIdOf(req));
+  const userOf = async (userId: string): Promise<BudgetUser> => {
+    const user = await deps.users.findById(userId);
     if (!user) throw notFound('User');
     return { id: user.id, startDay: user.startDay, currency: user.currency };
   };
@@ -95,11 +56,11 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
     return presentBudget(view);
   };
 
-  router.get('/budgets', requireScope('budgets:r'), ratesReady(deps.rates), async (req, res) => {
+  const list: ApiHandler = async (ctx, req, res) => {
     const filters = readListFilters(req);
     const oneIterationOnly = parseBooleanParam(req.query as Record<string, unknown>, 'one_iteration_only');
     const params = api.parseList(req, { endpoint: 'budgets' });
-    const result = await listBudgetIterations(budgets, await userOf(req), {
+    const result = await listBudgetIterations(budgets, await userOf(ctx.userId), {
       params,
       filters,
       oneIterationOnly: oneIterationOnly ?? false,
@@ -112,35 +73,35 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
       present: (item) => item.body,
       lastModified: false,
     });
-  });
+  };
 
-  router.post('/budgets/reorder', requireScope('budgets:rw'), async (req, res) => {
+  const reorder: ApiHandler = async (ctx, req, res) => {
     const order = (req.body as { order?: unknown })?.order;
     if (!Array.isArray(order) || !order.length || order.length > 500 || !order.every(isResourceId)) {
       throw inputError([{ field: 'order', error: 'must be a non-empty array of budget ids' }]);
     }
     await idempotent(req, res, async () => {
-      await reorderBudgets(budgets, userIdOf(req), order);
+      await reorderBudgets(budgets, ctx.userId, order);
       return NO_CONTENT;
     });
-  });
+  };
 
-  router.post('/budgets/:id/move', requireScope('budgets:rw'), async (req, res) => {
+  const move: ApiHandler = async (ctx, req, res) => {
     const position = (req.body as { position?: unknown })?.position;
     if (!Number.isInteger(position) || (position as number) < 0) {
       throw inputError([{ field: 'position', error: 'must be an integer of at least 0' }]);
     }
     await idempotent(req, res, async () => {
-      await moveBudget(budgets, userIdOf(req), String(req.params.id), position as number);
+      await moveBudget(budgets, ctx.userId, String(req.params.id), position as number);
       return NO_CONTENT;
     });
-  });
+  };
 
-  router.get('/budgets/:id/history', requireScope('budgets:r'), ratesReady(deps.rates), async (req, res) => {
+  const history: ApiHandler = async (ctx, req, res) => {
     const query = req.query as Record<string, unknown>;
     const range = readRange(query, false);
     const { page, perPage } = parsePageParams(query);
-    const user = await userOf(req);
+    const user = await userOf(ctx.userId);
     const budget = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
     if (!budget) throw notFound('Budget', String(req.params.id));
     const history = await budgetHistory(budgets, user, budget, { ...range, page, perPage });
@@ -150,75 +111,196 @@ export function budgetsRoutes(deps: ApiDependencies): Router {
       total: history.total,
       body: history.items,
     });
-  });
+  };
 
-  router.get('/budgets/:id', requireScope('budgets:r'), ratesReady(deps.rates), async (req, res) => {
-    const user = await userOf(req);
+  const get: ApiHandler = async (ctx, req, res) => {
+    const user = await userOf(ctx.userId);
     const budget = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
     if (!budget) throw notFound('Budget', String(req.params.id));
     // ETag only: amount and planned change with entries, so the budget's own modified is no Last-Modified.
     api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, budget));
-  });
+  };
 
-  router.post('/budgets', requireScope('budgets:rw'), async (req, res) => {
+  const create: ApiHandler = async (ctx, req, res) => {
     await idempotent(req, res, async () => {
       const body = await parseCreateBody<BudgetBody>(api.schemas, 'budgets', withRecurrence(req.body));
-      const created = await createBudget(budgets, userIdOf(req), body);
+      const created = await createBudget(budgets, ctx.userId, body);
       return api.respond.created(
         res,
         'budgets',
         '/budgets',
         created.id,
-        await presentCurrent(await userOf(req), created),
+        await presentCurrent(await userOf(ctx.userId), created),
       );
     });
-  });
-
-  const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {
-    const scopeOfUpdate = (req.query as Record<string, unknown>).update ?? 'all';
-    if (scopeOfUpdate !== 'all' && scopeOfUpdate !== 'tail') {
-      throw inputError([
-        {
-          field: 'update',
-          error: 'must be all or tail: budgets keep no single-iteration changes (docs/budgets.md)',
-        },
-      ]);
-    }
-    const user = await userOf(req);
-    const clientModified = readClientModified(req.body);
-    // The 409 body needs figures, which need a query: presented up front for the rare conflict.
-    const current = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
-    if (!current) throw notFound('Budget', String(req.params.id));
-    const currentBody = await presentCurrent(user, current);
-    const write = scopeOfUpdate === 'tail' ? updateBudgetTail : updateBudget;
-    const updated = await write(budgets, user.id, {
-      startDay: user.startDay,
-      today: todayUtc(),
-      id: current.id,
-      clientModified,
-      intended: (edited: Snapshot) => {
-        // Legacy fields and an omitted recurrence apply to the recurrence the client edited.
-        const sent = withRecurrence(req.body, edited.recurrence);
-        if (mode === 'put') {
-          const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('budgets', sent);
-          return body;
-        }
-        const patched = applyMergePatch(edited, { ...(sent as object), modified: undefined });
-        const { modified: _m, ...state } = api.schemas.normalizeUpdate('budgets', patched);
-        return state;
-      },
-      parseState: (state) => api.schemas.parseStoredState<BudgetBody>('budgets', state),
-      presentCurrent: () => currentBody,
-    });
-    api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, updated));
   };
-  router.put('/budgets/:id', requireScope('budgets:rw'), ratesReady(deps.rates), update('put'));
-  router.patch('/budgets/:id', requireScope('budgets:rw'), ratesReady(deps.rates), update('patch'));
 
-  router.delete('/budgets/:id', requireScope('budgets:rw'), async (req, res) => {
-    await deleteBudget(budgets, userIdOf(req), String(req.params.id));
+  const update =
+    (mode: 'put' | 'patch'): ApiHandler =>
+    async (ctx, req, res) => {
+      const scopeOfUpdate = (req.query as Record<string, unknown>).update ?? 'all';
+      if (scopeOfUpdate !== 'all' && scopeOfUpdate !== 'tail') {
+        throw inputError([
+          {
+            field: 'update',
+            error: 'must be all or tail: budgets keep no single-iteration changes (docs/budgets.md)',
+          },
+        ]);
+      }
+      const user = await userOf(ctx.userId);
+      const clientModified = readClientModified(req.body);
+      // The 409 body needs figures, which need a query: presented up front for the rare conflict.
+      const current = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
+      if (!current) throw notFound('Budget', String(req.params.id));
+      const currentBody = await presentCurrent(user, current);
+      const write = scopeOfUpdate === 'tail' ? updateBudgetTail : updateBudget;
+      const updated = await write(budgets, user.id, {
+        startDay: user.startDay,
+        today: todayUtc(),
+        id: current.id,
+        clientModified,
+        intended: (edited: Snapshot) => {
+          // Legacy fields and an omitted recurrence apply to the recurrence the client edited.
+          const sent = withRecurrence(req.body, edited.recurrence);
+          if (mode === 'put') {
+            const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('budgets', sent);
+            return body;
+          }
+          const patched = applyMergePatch(edited, { ...(sent as object), modified: undefined });
+          const { modified: _m, ...state } = api.schemas.normalizeUpdate('budgets', patched);
+          return state;
+        },
+        parseState: (state) => api.schemas.parseStoredState<BudgetBody>('budgets', state),
+        presentCurrent: () => currentBody,
+      });
+      api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, updated));
+    };
+
+  const remove: ApiHandler = async (ctx, req, res) => {
+    await deleteBudget(budgets, ctx.userId, String(req.params.id));
     api.respond.sendNoContent(res);
-  });
+  };
 
-  return router;
+  return {
+    list: withRates(deps.rates, list),
+    create,
+    get: withRates(deps.rates, get),
+    replace: withRates(deps.rates, update('put')),
+    patch: withRates(deps.rates, update('patch')),
+    remove,
+    history: withRates(deps.rates, history),
+    move,
+    reorder,
+  };
 }
+
+export type BudgetsHandlers = ReturnType<typeof budgetsHandlers>;
+
+const resource = 'budgets';
+
+export const budgetsOperations: Array<DeclaredOperation<BudgetsHandlers>> = [
+  {
+    resource,
+    rel: 'list',
+    href: '/budgets',
+    method: 'GET',
+    title: 'List budget iterations in a range',
+    hrefSchema: budgetsListQuery,
+    target: 'list',
+    scope: 'budgets:r',
+    handler: 'list',
+  },
+  {
+    resource,
+    rel: 'create',
+    href: '/budgets',
+    method: 'POST',
+    title: 'Create a budget',
+    submission: budgetCreateBody,
+    target: 'object',
+    scope: 'budgets:rw',
+    handler: 'create',
+  },
+  {
+    resource,
+    rel: 'self',
+    href: '/budgets/{id}',
+    method: 'GET',
+    title: 'Get a budget (its current iteration)',
+    target: 'object',
+    scope: 'budgets:r',
+    handler: 'get',
+  },
+  {
+    resource,
+    rel: 'update',
+    href: '/budgets/{id}',
+    method: 'PUT',
+    title: 'Replace a budget (?update=all|tail)',
+    submission: budgetUpdateBody,
+    target: 'object',
+    scope: 'budgets:rw',
+    handler: 'replace',
+  },
+  {
+    resource,
+    rel: 'patch',
+    href: '/budgets/{id}',
+    method: 'PATCH',
+    title: 'Change some fields (JSON merge patch)',
+    submission: 'patch',
+    target: 'object',
+    scope: 'budgets:rw',
+    handler: 'patch',
+  },
+  {
+    resource,
+    rel: 'delete',
+    href: '/budgets/{id}',
+    method: 'DELETE',
+    title: 'Delete a budget',
+    scope: 'budgets:rw',
+    handler: 'remove',
+  },
+  {
+    resource,
+    rel: 'history',
+    href: '/budgets/{id}/history',
+    method: 'GET',
+    title: 'Past iterations of a budget, newest first',
+    scope: 'budgets:r',
+    hrefSchema: budgetHistoryQuery,
+    target: 'list',
+    // Its own rows (figures of one iteration), paged like every list.
+    listItem: budgetHistoryItem,
+    handler: 'history',
+  },
+  {
+    resource,
+    rel: 'move',
+    href: '/budgets/{id}/move',
+    method: 'POST',
+    title: 'Move to a position',
+    scope: 'budgets:rw',
+    submission: {
+      type: 'object',
+      required: ['position'],
+      properties: { position: { type: 'integer', minimum: 0 } },
+    },
+    handler: 'move',
+  },
+  {
+    resource,
+    rel: 'reorder',
+    href: '/budgets/reorder',
+    method: 'POST',
+    title: 'Set the order of budgets',
+    scope: 'budgets:rw',
+    submission: {
+      type: 'object',
+      required: ['order'],
+      properties: { order: { type: 'array', items: budgetIdSchema } },
+    },
+    handler: 'reorder',
+  },
+];

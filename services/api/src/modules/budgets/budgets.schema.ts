@@ -2,19 +2,19 @@ import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import {
   createSchemaOf,
   type JsonSchema,
-  type ResourceSchema,
+  type ResourceDefinition,
   updateSchemaOf,
   type WriteBodyOf,
 } from '@pfs/resource-api';
 import { BUDGET_FREQUENCIES, BUDGET_STATUSES, BUDGET_TYPES } from '@pfs/resource-store';
 
-const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } as const;
+export const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } as const;
 const ids = { type: 'array', maxItems: 100, items: id } as const;
 const amount = { type: 'number', exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 } as const;
-const date = { type: 'string', format: 'date' } as const;
+export const date = { type: 'string', format: 'date' } as const;
 const figure = { type: 'number', readOnly: true } as const;
 
-const listQuery = {
+export const budgetsListQuery = {
   type: 'object',
   properties: {
     from: { ...date, description: 'Default: `to`, or today (UTC) when neither is given.' },
@@ -101,7 +101,7 @@ const properties = {
 const required = ['name', 'type', 'currency', 'recurrence'] as const;
 export type BudgetBody = WriteBodyOf<typeof properties, typeof required>;
 
-export const budgetsSchema: ResourceSchema = {
+export const budgetsSchema: ResourceDefinition = {
   name: 'budgets',
   title: 'Budget',
   description:
@@ -109,126 +109,6 @@ export const budgetsSchema: ResourceSchema = {
   properties,
   createRequired: [...required],
   updateRequired: [...required],
-  links: [
-    {
-      rel: 'list',
-      href: '/budgets',
-      method: 'GET',
-      title: 'List budget iterations in a range',
-      hrefSchema: listQuery,
-      target: 'list',
-      scope: 'budgets:r',
-    },
-    {
-      rel: 'create',
-      href: '/budgets',
-      method: 'POST',
-      title: 'Create a budget',
-      submission: 'create',
-      target: 'object',
-      scope: 'budgets:rw',
-    },
-    {
-      rel: 'self',
-      href: '/budgets/{id}',
-      method: 'GET',
-      title: 'Get a budget (its current iteration)',
-      target: 'object',
-      scope: 'budgets:r',
-    },
-    {
-      rel: 'update',
-      href: '/budgets/{id}',
-      method: 'PUT',
-      title: 'Replace a budget (?update=all|tail)',
-      submission: 'update',
-      target: 'object',
-      scope: 'budgets:rw',
-    },
-    {
-      rel: 'patch',
-      href: '/budgets/{id}',
-      method: 'PATCH',
-      title: 'Change some fields (JSON merge patch)',
-      submission: 'patch',
-      target: 'object',
-      scope: 'budgets:rw',
-    },
-    {
-      rel: 'delete',
-      href: '/budgets/{id}',
-      method: 'DELETE',
-      title: 'Delete a budget',
-      scope: 'budgets:rw',
-    },
-    {
-      rel: 'history',
-      href: '/budgets/{id}/history',
-      method: 'GET',
-      title: 'Past iterations of a budget, newest first',
-      scope: 'budgets:r',
-      hrefSchema: {
-        type: 'object',
-        required: ['to'],
-        properties: {
-          from: { ...date, description: 'Default: the budget start.' },
-          to: date,
-          page: { type: 'integer', minimum: 0, default: 0 },
-          per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
-        },
-      },
-      target: 'list',
-      // Its own rows (figures of one iteration), paged like every list.
-      listItem: {
-        type: 'object',
-        required: ['budget_id', 'from', 'to', 'iteration', 'limit', 'currency', 'amount', 'planned'],
-        properties: {
-          budget_id: { type: 'string' },
-          from: date,
-          to: date,
-          iteration: { type: 'integer', minimum: 0 },
-          limit: { type: 'number' },
-          currency: {
-            type: 'object',
-            properties: {
-              code: { type: 'string' },
-              rate: { type: 'number' },
-              main_rate: { type: 'number' },
-              fixed: { type: 'boolean' },
-            },
-          },
-          limit_planned: { type: 'number' },
-          amount: { type: 'number', minimum: 0 },
-          planned: { type: 'number', minimum: 0 },
-          rollover_amount: { type: 'number' },
-        },
-      },
-    },
-    {
-      rel: 'move',
-      href: '/budgets/{id}/move',
-      method: 'POST',
-      title: 'Move to a position',
-      scope: 'budgets:rw',
-      submission: {
-        type: 'object',
-        required: ['position'],
-        properties: { position: { type: 'integer', minimum: 0 } },
-      },
-    },
-    {
-      rel: 'reorder',
-      href: '/budgets/reorder',
-      method: 'POST',
-      title: 'Set the order of budgets',
-      scope: 'budgets:rw',
-      submission: {
-        type: 'object',
-        required: ['order'],
-        properties: { order: { type: 'array', items: id } },
-      },
-    },
-  ],
 };
 
 /**
@@ -266,7 +146,46 @@ function writeBody(base: JsonSchema, forUpdate: boolean): JsonSchema {
   };
 }
 
-for (const link of budgetsSchema.links) {
-  if (link.rel === 'create') link.submission = writeBody(createSchemaOf(budgetsSchema), false);
-  if (link.rel === 'update') link.submission = writeBody(updateSchemaOf(budgetsSchema), true);
-}
+/** The body `POST /budgets` takes, as published. */
+export const budgetCreateBody = writeBody(createSchemaOf(budgetsSchema), false);
+
+/** The body `PUT /budgets/{id}` takes, as published. */
+export const budgetUpdateBody = writeBody(updateSchemaOf(budgetsSchema), true);
+
+/** The query of `GET /budgets/{id}/history`. */
+export const budgetHistoryQuery: JsonSchema = {
+  type: 'object',
+  required: ['to'],
+  properties: {
+    from: { ...date, description: 'Default: the budget start.' },
+    to: date,
+    page: { type: 'integer', minimum: 0, default: 0 },
+    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
+  },
+};
+
+/** One row of `GET /budgets/{id}/history`: the figures of one iteration, paged like every list. */
+export const budgetHistoryItem: JsonSchema = {
+  type: 'object',
+  required: ['budget_id', 'from', 'to', 'iteration', 'limit', 'currency', 'amount', 'planned'],
+  properties: {
+    budget_id: { type: 'string' },
+    from: date,
+    to: date,
+    iteration: { type: 'integer', minimum: 0 },
+    limit: { type: 'number' },
+    currency: {
+      type: 'object',
+      properties: {
+        code: { type: 'string' },
+        rate: { type: 'number' },
+        main_rate: { type: 'number' },
+        fixed: { type: 'boolean' },
+      },
+    },
+    limit_planned: { type: 'number' },
+    amount: { type: 'number', minimum: 0 },
+    planned: { type: 'number', minimum: 0 },
+    rollover_amount: { type: 'number' },
+  },
+};

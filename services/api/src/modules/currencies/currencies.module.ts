@@ -1,9 +1,10 @@
-import type { ApiModule } from '../api-module';
-import { currenciesRoutes } from './currencies.routes';
+import { apiModule } from '../api-module';
+import { currenciesHandlers, currenciesOperations } from './currencies.routes';
 import { currenciesSchema } from './currencies.schema';
 
-export const currenciesModule: ApiModule = {
+export const currenciesModule = apiModule({
   name: 'currencies',
-  schemas: [currenciesSchema],
-  routes: currenciesRoutes,
-};
+  resources: [{ schema: currenciesSchema, rels: ['list', 'self'] }],
+  operations: currenciesOperations,
+  handlers: currenciesHandlers,
+});

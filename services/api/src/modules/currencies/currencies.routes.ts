@@ -1,20 +1,14 @@
-import { AppError, inputError, notFound } from '@pfs/errors';
+import { inputError, notFound } from '@pfs/errors';
 import { amountToJson, type Currency, findCurrency, listCurrencies, type RateSource } from '@pfs/money';
 import { parseListParam } from '@pfs/resource-api';
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { DATE_RULE, isValidDate } from '../../http/date-rule';
-import { ratesReady } from '../../http/rates-ready';
-import { optionalRequestContext } from '../../http/request-context';
+import { currencyProperties } from './currencies.schema';
+import { withRates } from '../../http/rates-ready';
 
 const TYPES = ['fiat', 'commodity', 'crypto', 'deprecated'];
-
-/** Currencies are readable with any valid token, whatever its scopes (the authenticate step already ran). */
-function requireAnyToken(req: Request, _res: Response, next: NextFunction): void {
-  if (!optionalRequestContext(req))
-    throw new AppError('UNAUTHENTICATED', { description: 'Authentication is required.' });
-  next();
-}
 
 function presentCurrency(currency: Currency, rates: RateSource, date?: string): Record<string, unknown> {
   const found = date ? rates.findRate(currency.code, date) : undefined;
@@ -34,12 +28,10 @@ function readDate(req: Request): string | undefined {
   return date;
 }
 
-export function currenciesRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function currenciesHandlers(deps: ApiDependencies) {
   const api = deps.resourceApi;
-  router.use('/currencies', ratesReady(deps.rates));
 
-  router.get('/currencies', requireAnyToken, async (req, res) => {
+  const list: ApiHandler = async (_ctx, req, res) => {
     const query = req.query as Record<string, unknown>;
     const codes = parseListParam(
       query,
@@ -63,13 +55,47 @@ export function currenciesRoutes(deps: ApiDependencies): Router {
       'currencies',
       list.map((currency) => presentCurrency(currency, deps.rates, date)),
     );
-  });
+  };
 
-  router.get('/currencies/:code', requireAnyToken, async (req, res) => {
+  const get: ApiHandler = async (_ctx, req, res) => {
     const currency = findCurrency(String(req.params.code));
     if (!currency) throw notFound('Currency', String(req.params.code));
     api.respond.sendObject(req, res, 'currencies', presentCurrency(currency, deps.rates, readDate(req)));
-  });
+  };
 
-  return router;
+  // Presenting a rate needs the rate table in memory.
+  return { list: withRates(deps.rates, list), get: withRates(deps.rates, get) };
 }
+
+export type CurrenciesHandlers = ReturnType<typeof currenciesHandlers>;
+
+/** No scope: currencies are readable with any valid token. */
+export const currenciesOperations: Array<DeclaredOperation<CurrenciesHandlers>> = [
+  {
+    resource: 'currencies',
+    rel: 'list',
+    method: 'GET',
+    href: '/currencies',
+    title: 'List currencies; with date, each carries its EUR reference rate of that day',
+    hrefSchema: {
+      type: 'object',
+      properties: {
+        currencies: { type: 'string', description: 'Comma-separated codes.' },
+        types: { type: 'string', description: 'Comma-separated types.' },
+        date: { type: 'string', format: 'date' },
+      },
+    },
+    // The whole list in one answer (no pages): an array, without the list headers.
+    target: { type: 'array', items: { type: 'object', properties: currencyProperties } },
+    handler: 'list',
+  },
+  {
+    resource: 'currencies',
+    rel: 'self',
+    method: 'GET',
+    href: '/currencies/{code}',
+    title: 'One currency (date optional)',
+    target: 'object',
+    handler: 'get',
+  },
+];

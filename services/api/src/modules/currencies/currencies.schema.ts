@@ -1,6 +1,6 @@
-import type { ResourceSchema } from '@pfs/resource-api';
+import type { ResourceDefinition } from '@pfs/resource-api';
 
-const currencyProperties = {
+export const currencyProperties = {
   code: { type: 'string', pattern: '^[A-Z]{3}$', readOnly: true },
   name: { type: 'string', readOnly: true },
   precision: { type: 'integer', minimum: 0, maximum: 9, readOnly: true },
@@ -18,36 +18,11 @@ const currencyProperties = {
  * history). We answer an array of objects that carry their `code` (the reference leaves the list shape
  * unverified; an array keeps the order; the list is whole, so it has no page headers).
  */
-export const currenciesSchema: ResourceSchema = {
+export const currenciesSchema: ResourceDefinition = {
   name: 'currencies',
   title: 'Currency',
   description:
     'An ISO 4217 currency with its precision (minor units) and type; rates are EUR reference rates (ECB).',
   properties: currencyProperties,
   createRequired: [],
-  links: [
-    {
-      rel: 'list',
-      href: '/currencies',
-      method: 'GET',
-      title: 'List currencies; with date, each carries its EUR reference rate of that day',
-      hrefSchema: {
-        type: 'object',
-        properties: {
-          currencies: { type: 'string', description: 'Comma-separated codes.' },
-          types: { type: 'string', description: 'Comma-separated types.' },
-          date: { type: 'string', format: 'date' },
-        },
-      },
-      // The whole list in one answer (no pages): an array, without the list headers.
-      target: { type: 'array', items: { type: 'object', properties: currencyProperties } },
-    },
-    {
-      rel: 'self',
-      href: '/currencies/{code}',
-      method: 'GET',
-      title: 'One currency (date optional)',
-      target: 'object',
-    },
-  ],
 };

@@ -1,5 +1,10 @@
-import type { ApiModule } from '../api-module';
-import { exportsRoutes } from './exports.routes';
+import { apiModule } from '../api-module';
+import { exportsHandlers, exportsOperations } from './exports.routes';
 import { exportsSchema } from './exports.schema';
 
-export const exportsModule: ApiModule = { name: 'exports', schemas: [exportsSchema], routes: exportsRoutes };
+export const exportsModule = apiModule({
+  name: 'exports',
+  resources: [{ schema: exportsSchema, rels: ['list', 'create', 'self', 'update'] }],
+  operations: exportsOperations,
+  handlers: exportsHandlers,
+});

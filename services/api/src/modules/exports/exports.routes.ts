@@ -1,13 +1,14 @@
 import { EXPORT_STATUSES, EXPORT_TYPES, ExportStatus, ExportType } from '@pfs/contracts';
 import { notFound } from '@pfs/errors';
-import { hasScope, parseEnumParam, requireScopes, updateFromRequest, userIdOf } from '@pfs/resource-api';
+import { hasScope, parseEnumParam, updateFromRequest } from '@pfs/resource-api';
 import { ExportRepository, exportsTable } from '@pfs/resource-store';
 import { AppError } from '@pfs/errors';
-import { Request, Router } from 'express';
+import type { Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { requestContext } from '../../http/request-context';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { parseExportRequest } from './export-request';
 import { presentExport } from './exports.presenter';
+import { exportsListQuery } from './exports.schema';
 
 function readFilters(req: Request): { status?: ExportStatus; type?: ExportType } {
   const query = req.query as Record<string, unknown>;
@@ -18,43 +19,42 @@ function readFilters(req: Request): { status?: ExportStatus; type?: ExportType }
 }
 
 /** Reading exports needs entries:r and budgets:r (the spec); requesting one writes to the exports area (entries:rw). */
-const canRead = requireScopes('entries:r', 'budgets:r');
-const canWrite = requireScopes('entries:rw', 'budgets:r');
+const canRead = 'entries:r budgets:r';
+const canWrite = 'entries:rw budgets:r';
 
-export function exportsRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function exportsHandlers(deps: ApiDependencies) {
   const exportsRepo = new ExportRepository(deps.dataSource);
   const api = deps.resourceApi;
 
-  router.get('/exports', canRead, async (req, res) => {
+  const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'exports' });
-    const result = await exportsRepo.list(userIdOf(req), params, readFilters(req));
+    const result = await exportsRepo.list(ctx.userId, params, readFilters(req));
     api.respond.sendList(req, res, { schema: 'exports', params, result, present: presentExport });
-  });
+  };
 
-  router.get('/exports/:id', canRead, async (req, res) => {
-    const record = await exportsRepo.findById(userIdOf(req), String(req.params.id));
+  const get: ApiHandler = async (ctx, req, res) => {
+    const record = await exportsRepo.findById(ctx.userId, String(req.params.id));
     if (!record) throw notFound('Export', String(req.params.id));
     api.respond.sendObject(req, res, 'exports', presentExport(record), record.modifiedAt);
-  });
+  };
 
-  router.post('/exports', canWrite, async (req, res) => {
+  const create: ApiHandler = async (ctx, req, res) => {
     const input = parseExportRequest(req.body);
     // Everything the user has leaves with user_data, the profile included.
-    if (input.type === 'user_data' && !hasScope(requestContext(req).scopes, 'user:r')) {
+    if (input.type === 'user_data' && !hasScope(ctx.scopes, 'user:r')) {
       throw new AppError('INSUFFICIENT_SCOPE', {
         description: 'A user_data export also needs the user:r scope.',
         headers: { 'WWW-Authenticate': 'Bearer realm="pfs", error="insufficient_scope", scope="user:r"' },
       });
     }
-    const userId = userIdOf(req);
+    const userId = ctx.userId;
     const created = await exportsRepo.create(userId, input);
     await deps.exportQueue.enqueue(userId, created.id);
     api.respond.sendCreated(res, 'exports', '/exports', created.id, presentExport(created));
-  });
+  };
 
-  router.put('/exports/:id', canWrite, async (req, res) => {
-    const userId = userIdOf(req);
+  const markSeen: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const id = String(req.params.id);
     const updated = await updateFromRequest({
       req,
@@ -68,7 +68,57 @@ export function exportsRoutes(deps: ApiDependencies): Router {
       id,
     });
     api.respond.sendObject(req, res, 'exports', presentExport(updated), updated.modifiedAt);
-  });
+  };
 
-  return router;
+  return { list, create, get, markSeen };
 }
+
+export type ExportsHandlers = ReturnType<typeof exportsHandlers>;
+
+const resource = 'exports';
+
+export const exportsOperations: Array<DeclaredOperation<ExportsHandlers>> = [
+  {
+    resource,
+    rel: 'list',
+    method: 'GET',
+    href: '/exports',
+    title: 'List exports',
+    hrefSchema: exportsListQuery,
+    target: 'list',
+    scope: canRead,
+    handler: 'list',
+  },
+  {
+    resource,
+    rel: 'create',
+    method: 'POST',
+    href: '/exports',
+    title: 'Request an export (type user_data also needs user:r)',
+    submission: 'create',
+    target: 'object',
+    scope: canWrite,
+    handler: 'create',
+  },
+  {
+    resource,
+    rel: 'self',
+    method: 'GET',
+    href: '/exports/{id}',
+    title: 'Get an export',
+    target: 'object',
+    scope: canRead,
+    handler: 'get',
+  },
+  {
+    resource,
+    rel: 'update',
+    method: 'PUT',
+    href: '/exports/{id}',
+    title: 'Mark an export seen',
+    submission: 'update',
+    target: 'object',
+    scope: canWrite,
+    handler: 'markSeen',
+  },
+];

@@ -5,7 +5,7 @@ import {
   EXPORT_TYPES,
   RESOURCE_ID_PATTERN,
 } from '@pfs/contracts';
-import type { ResourceSchema } from '@pfs/resource-api';
+import type { ResourceDefinition } from '@pfs/resource-api';
 
 const ids = { type: 'array', items: { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } };
 const perResource = {
@@ -14,7 +14,7 @@ const perResource = {
   properties: { categories: ids, '!categories': ids, tags: ids, '!tags': ids },
 };
 
-const listQuery = {
+export const exportsListQuery = {
   type: 'object',
   properties: {
     page: { type: 'integer', minimum: 0, default: 0 },
@@ -26,7 +26,7 @@ const listQuery = {
   },
 };
 
-export const exportsSchema: ResourceSchema = {
+export const exportsSchema: ResourceDefinition = {
   name: 'exports',
   title: 'Export',
   description:
@@ -73,41 +73,4 @@ export const exportsSchema: ResourceSchema = {
   },
   createRequired: ['type'],
   updateRequired: ['seen'],
-  links: [
-    {
-      rel: 'list',
-      href: '/exports',
-      method: 'GET',
-      title: 'List exports',
-      hrefSchema: listQuery,
-      target: 'list',
-      scope: 'entries:r budgets:r',
-    },
-    {
-      rel: 'create',
-      href: '/exports',
-      method: 'POST',
-      title: 'Request an export (type user_data also needs user:r)',
-      submission: 'create',
-      target: 'object',
-      scope: 'entries:rw budgets:r',
-    },
-    {
-      rel: 'self',
-      href: '/exports/{id}',
-      method: 'GET',
-      title: 'Get an export',
-      target: 'object',
-      scope: 'entries:r budgets:r',
-    },
-    {
-      rel: 'update',
-      href: '/exports/{id}',
-      method: 'PUT',
-      title: 'Mark an export seen',
-      submission: 'update',
-      target: 'object',
-      scope: 'entries:rw budgets:r',
-    },
-  ],
 };

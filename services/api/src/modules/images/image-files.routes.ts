@@ -1,11 +1,10 @@
 import { AppError, notFound } from '@pfs/errors';
-import { contentTypeFor, isNotModified, negotiateMediaType, requireScope, userIdOf } from '@pfs/resource-api';
+import { contentTypeFor, isNotModified } from '@pfs/resource-api';
 import { ImageRepository } from '@pfs/resource-store';
 import { createHash } from 'node:crypto';
-import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import type { ApiHandler } from '../../http/api-operation';
 import { idempotentPost } from '../../http/idempotent-post';
-import { requestContext } from '../../http/request-context';
 import { sendStoredObject } from '../../http/send-stored-object';
 import { FILE_CONTENT_TYPES, fileKey, IMAGE_FILES } from './image-files';
 import { presentImage } from './images.presenter';
@@ -14,17 +13,16 @@ import { readUpload } from './upload-body';
 import { uploadImage } from './upload-image.use-case';
 
 /**
- * The routes whose bodies are files: the upload (raw bytes or multipart) and the file downloads. They sit
- * before the JSON-only checks of the app (ApiModule.fileRoutes); downloads are authenticated like every
- * route (bearer token with images:r), so a file is only ever served to its owner.
+ * The handlers whose bodies are files: the upload (raw bytes or multipart) and the file downloads. Their
+ * operations are `files` ones, mounted before the JSON-only checks of the app; downloads are authenticated
+ * like every route (bearer token with images:r), so a file is only ever served to its owner.
  */
-export function imageFilesRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function imageFileHandlers(deps: ApiDependencies): { upload: ApiHandler; download: ApiHandler } {
   const images = new ImageRepository(deps.dataSource);
   const idempotent = idempotentPost(deps.dataSource);
 
-  router.post('/images', requireScope('images:rw'), negotiateMediaType, async (req, res) => {
-    const userId = userIdOf(req);
+  const upload: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const queryFilename = readFilename(req.query.filename, 'filename');
     const file = await readUpload(req, deps.config.IMAGE_MAX_BYTES);
     const filename = queryFilename ?? readFilename(file.filename, 'file', { lenient: true });
@@ -43,17 +41,17 @@ export function imageFilesRoutes(deps: ApiDependencies): Router {
         status: 201,
         headers: {
           Location: `${deps.config.BASE_URL}/images/${image.id}`,
-          'Content-Type': contentTypeFor(requestContext(req).format, deps.config.BASE_URL, 'images'),
+          'Content-Type': contentTypeFor(ctx.format, deps.config.BASE_URL, 'images'),
         },
         body: presentImage(image, deps.config.BASE_URL),
       };
     });
-  });
+  };
 
-  router.get('/images/:id/:file', requireScope('images:r'), async (req, res) => {
+  const download: ApiHandler = async (ctx, req, res) => {
     const id = String(req.params.id);
     const name = String(req.params.file);
-    const image = await images.findById(userIdOf(req), id);
+    const image = await images.findById(ctx.userId, id);
     if (!image) throw notFound('Image', id);
     if (!IMAGE_FILES[image.type].includes(name)) {
       throw new AppError('OBJECT_NOT_FOUND', {
@@ -65,7 +63,7 @@ export function imageFilesRoutes(deps: ApiDependencies): Router {
     const caching = { ETag: etag, 'Cache-Control': 'private, max-age=31536000, immutable' };
     if (isNotModified(req, etag)) {
       res.set(caching);
-      requestContext(req).onNotModified?.();
+      ctx.onNotModified?.();
       res.status(304).end();
       return;
     }
@@ -81,7 +79,7 @@ export function imageFilesRoutes(deps: ApiDependencies): Router {
       },
       () => notFound('Image file', `${id}/${name}`),
     );
-  });
+  };
 
-  return router;
+  return { upload, download };
 }

@@ -1,11 +1,15 @@
-import type { ApiModule } from '../api-module';
-import { imageFilesRoutes } from './image-files.routes';
-import { imagesRoutes } from './images.routes';
+import { apiModule } from '../api-module';
+import { imagesHandlers, imagesOperations } from './images.routes';
 import { imagesSchema } from './images.schema';
 
-export const imagesModule: ApiModule = {
+export const imagesModule = apiModule({
   name: 'images',
-  schemas: [imagesSchema],
-  routes: imagesRoutes,
-  fileRoutes: imageFilesRoutes,
-};
+  resources: [
+    {
+      schema: imagesSchema,
+      rels: ['list', 'create', 'self', 'update', 'patch', 'delete', 'thumb-jpg', 'full-jpg', 'document-pdf'],
+    },
+  ],
+  operations: imagesOperations,
+  handlers: imagesHandlers,
+});

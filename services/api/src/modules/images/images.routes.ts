@@ -1,56 +1,59 @@
 import { isResourceId } from '@pfs/contracts';
 import { notFound } from '@pfs/errors';
-import { parseEnumParam, parseListParam, requireScope, updateFromRequest, userIdOf } from '@pfs/resource-api';
+import { negotiateMediaType, parseEnumParam, parseListParam, updateFromRequest } from '@pfs/resource-api';
 import { IMAGE_TYPES, ImageRepository, imagesTable } from '@pfs/resource-store';
-import { Request, Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { fileKeysOf } from './image-files';
+import { imageFileHandlers } from './image-files.routes';
 import { presentImage } from './images.presenter';
+import { filename, imagesListQuery } from './images.schema';
+import { UPLOAD_TYPES } from './sniff-file-type';
 
-/** The JSON routes of /images: list, get, change filename/extra, delete. Uploads and files: image-files.routes.ts. */
-export function imagesRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+/** The operations of /images: list, get, change filename/extra, delete; the upload and file downloads (image-files.routes.ts). */
+export function imagesHandlers(deps: ApiDependencies) {
+  const { upload, download } = imageFileHandlers(deps);
   const images = new ImageRepository(deps.dataSource);
   const api = deps.resourceApi;
   const present = (image: Parameters<typeof presentImage>[0]) => presentImage(image, deps.config.BASE_URL);
 
-  router.get('/images', requireScope('images:r'), async (req, res) => {
+  const list: ApiHandler = async (ctx, req, res) => {
     const query = req.query as Record<string, unknown>;
     const params = api.parseList(req, { endpoint: 'images' });
-    const result = await images.list(userIdOf(req), params, {
+    const result = await images.list(ctx.userId, params, {
       type: parseEnumParam(query, 'type', IMAGE_TYPES),
       ids: parseListParam(query, 'ids', isResourceId),
     });
     api.respond.sendList(req, res, { schema: 'images', params, result, present });
-  });
+  };
 
-  router.get('/images/:id', requireScope('images:r'), async (req, res) => {
-    const image = await images.findById(userIdOf(req), String(req.params.id));
+  const get: ApiHandler = async (ctx, req, res) => {
+    const image = await images.findById(ctx.userId, String(req.params.id));
     if (!image) throw notFound('Image', String(req.params.id));
     api.respond.sendObject(req, res, 'images', present(image), image.modifiedAt);
-  });
-
-  const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {
-    const userId = userIdOf(req);
-    const id = String(req.params.id);
-    const updated = await updateFromRequest({
-      req,
-      schema: 'images',
-      schemas: api.schemas,
-      mode,
-      update: (decide) => images.update(userId, id, decide),
-      toSnapshot: imagesTable.options.toSnapshot,
-      present,
-      what: 'Image',
-      id,
-    });
-    api.respond.sendObject(req, res, 'images', present(updated), updated.modifiedAt);
   };
-  router.put('/images/:id', requireScope('images:rw'), update('put'));
-  router.patch('/images/:id', requireScope('images:rw'), update('patch'));
 
-  router.delete('/images/:id', requireScope('images:rw'), async (req, res) => {
-    const deleted = await images.delete(userIdOf(req), String(req.params.id));
+  const update =
+    (mode: 'put' | 'patch'): ApiHandler =>
+    async (ctx, req, res) => {
+      const userId = ctx.userId;
+      const id = String(req.params.id);
+      const updated = await updateFromRequest({
+        req,
+        schema: 'images',
+        schemas: api.schemas,
+        mode,
+        update: (decide) => images.update(userId, id, decide),
+        toSnapshot: imagesTable.options.toSnapshot,
+        present,
+        what: 'Image',
+        id,
+      });
+      api.respond.sendObject(req, res, 'images', present(updated), updated.modifiedAt);
+    };
+
+  const remove: ApiHandler = async (ctx, req, res) => {
+    const deleted = await images.delete(ctx.userId, String(req.params.id));
     if (!deleted) throw notFound('Image', String(req.params.id));
     // After the commit: the image is gone for clients either way. A file left behind by a storage
     // failure is logged with its key (the row keeps status `deleting`) for the operator to remove.
@@ -62,7 +65,118 @@ export function imagesRoutes(deps: ApiDependencies): Router {
         );
     }
     api.respond.sendNoContent(res);
-  });
+  };
 
-  return router;
+  return { list, upload, get, replace: update('put'), patch: update('patch'), remove, download };
 }
+
+export type ImagesHandlers = ReturnType<typeof imagesHandlers>;
+
+const resource = 'images';
+
+export const imagesOperations: Array<DeclaredOperation<ImagesHandlers>> = [
+  {
+    resource,
+    rel: 'list',
+    href: '/images',
+    method: 'GET',
+    title: 'List images',
+    hrefSchema: imagesListQuery,
+    target: 'list',
+    scope: 'images:r',
+    handler: 'list',
+  },
+  {
+    resource,
+    rel: 'create',
+    href: '/images',
+    method: 'POST',
+    title: 'Upload one file: the raw bytes, or multipart/form-data with one part named file',
+    hrefSchema: { type: 'object', properties: { filename } },
+    submission: { type: 'string', format: 'binary' },
+    submissionMediaTypes: [...UPLOAD_TYPES, 'multipart/form-data'],
+    target: 'object',
+    scope: 'images:rw',
+    files: true,
+    // The format of the answer is negotiated here: the upload's route runs before the app's negotiation.
+    before: [negotiateMediaType],
+    handler: 'upload',
+  },
+  {
+    resource,
+    rel: 'self',
+    href: '/images/{id}',
+    method: 'GET',
+    title: 'Get an image',
+    target: 'object',
+    scope: 'images:r',
+    handler: 'get',
+  },
+  {
+    resource,
+    rel: 'update',
+    href: '/images/{id}',
+    method: 'PUT',
+    title: 'Replace the filename and extra of an image',
+    submission: 'update',
+    target: 'object',
+    scope: 'images:rw',
+    handler: 'replace',
+  },
+  {
+    resource,
+    rel: 'patch',
+    href: '/images/{id}',
+    method: 'PATCH',
+    title: 'Change the filename or extra (JSON merge patch)',
+    submission: 'patch',
+    target: 'object',
+    scope: 'images:rw',
+    handler: 'patch',
+  },
+  {
+    resource,
+    rel: 'delete',
+    href: '/images/{id}',
+    method: 'DELETE',
+    title: 'Delete an image and its files (entries holding it drop it)',
+    scope: 'images:rw',
+    handler: 'remove',
+  },
+  {
+    resource,
+    rel: 'thumb-jpg',
+    href: '/images/{id}/thumb.jpg',
+    method: 'GET',
+    title: 'The thumbnail of an image (JPEG, fits 640 × 640 px)',
+    targetMediaTypes: ['image/jpeg'],
+    scope: 'images:r',
+    route: '/images/{id}/{file}',
+    files: true,
+    handler: 'download',
+  },
+  {
+    resource,
+    rel: 'full-jpg',
+    href: '/images/{id}/full.jpg',
+    method: 'GET',
+    title: 'An image, upright, as JPEG without metadata',
+    targetMediaTypes: ['image/jpeg'],
+    scope: 'images:r',
+    route: '/images/{id}/{file}',
+    files: true,
+    handler: 'download',
+  },
+  {
+    resource,
+    rel: 'document-pdf',
+    href: '/images/{id}/document.pdf',
+    method: 'GET',
+    title: 'A PDF as uploaded',
+    targetMediaTypes: ['application/pdf'],
+    scope: 'images:r',
+    route: '/images/{id}/{file}',
+    files: true,
+    handler: 'download',
+  },
+];

@@ -1,11 +1,10 @@
-import type { ResourceSchema } from '@pfs/resource-api';
-import { UPLOAD_TYPES } from './sniff-file-type';
+import type { ResourceDefinition } from '@pfs/resource-api';
 
 /** A file name: no path separators or control characters. Shared by the schema and the upload's `filename`. */
 export const FILENAME_PATTERN = '^[^/\\\\\\u0000-\\u001f\\u007f]+$';
 export const MAX_FILENAME_LENGTH = 255;
 
-const filename = {
+export const filename = {
   type: 'string',
   minLength: 1,
   maxLength: MAX_FILENAME_LENGTH,
@@ -13,7 +12,7 @@ const filename = {
   description: 'The name the user knows the file by (no path).',
 };
 
-const listQuery = {
+export const imagesListQuery = {
   type: 'object',
   properties: {
     page: { type: 'integer', minimum: 0, default: 0 },
@@ -25,16 +24,7 @@ const listQuery = {
   },
 };
 
-const file = (name: string, types: string[], title: string) => ({
-  rel: name.replace('.', '-'),
-  href: `/images/{id}/${name}`,
-  method: 'GET' as const,
-  title,
-  targetMediaTypes: types,
-  scope: 'images:r',
-});
-
-export const imagesSchema: ResourceSchema = {
+export const imagesSchema: ResourceDefinition = {
   name: 'images',
   title: 'Image',
   description:
@@ -58,62 +48,4 @@ export const imagesSchema: ResourceSchema = {
   },
   createRequired: [],
   updateRequired: [],
-  links: [
-    {
-      rel: 'list',
-      href: '/images',
-      method: 'GET',
-      title: 'List images',
-      hrefSchema: listQuery,
-      target: 'list',
-      scope: 'images:r',
-    },
-    {
-      rel: 'create',
-      href: '/images',
-      method: 'POST',
-      title: 'Upload one file: the raw bytes, or multipart/form-data with one part named file',
-      hrefSchema: { type: 'object', properties: { filename } },
-      submission: { type: 'string', format: 'binary' },
-      submissionMediaTypes: [...UPLOAD_TYPES, 'multipart/form-data'],
-      target: 'object',
-      scope: 'images:rw',
-    },
-    {
-      rel: 'self',
-      href: '/images/{id}',
-      method: 'GET',
-      title: 'Get an image',
-      target: 'object',
-      scope: 'images:r',
-    },
-    {
-      rel: 'update',
-      href: '/images/{id}',
-      method: 'PUT',
-      title: 'Replace the filename and extra of an image',
-      submission: 'update',
-      target: 'object',
-      scope: 'images:rw',
-    },
-    {
-      rel: 'patch',
-      href: '/images/{id}',
-      method: 'PATCH',
-      title: 'Change the filename or extra (JSON merge patch)',
-      submission: 'patch',
-      target: 'object',
-      scope: 'images:rw',
-    },
-    {
-      rel: 'delete',
-      href: '/images/{id}',
-      method: 'DELETE',
-      title: 'Delete an image and its files (entries holding it drop it)',
-      scope: 'images:rw',
-    },
-    file('thumb.jpg', ['image/jpeg'], 'The thumbnail of an image (JPEG, fits 640 × 640 px)'),
-    file('full.jpg', ['image/jpeg'], 'An image, upright, as JPEG without metadata'),
-    file('document.pdf', ['application/pdf'], 'A PDF as uploaded'),
-  ],
 };

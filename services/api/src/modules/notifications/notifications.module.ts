@@ -1,9 +1,10 @@
-import type { ApiModule } from '../api-module';
-import { notificationsRoutes } from './notifications.routes';
+import { apiModule } from '../api-module';
+import { notificationsHandlers, notificationsOperations } from './notifications.routes';
 import { notificationsSchema } from './notifications.schema';
 
-export const notificationsModule: ApiModule = {
+export const notificationsModule = apiModule({
   name: 'notifications',
-  schemas: [notificationsSchema],
-  routes: notificationsRoutes,
-};
+  resources: [{ schema: notificationsSchema, rels: ['list', 'self', 'delete', 'dismiss_all'] }],
+  operations: notificationsOperations,
+  handlers: notificationsHandlers,
+});

@@ -1,38 +1,83 @@
 import { notFound } from '@pfs/errors';
-import { requireScope, userIdOf } from '@pfs/resource-api';
 import { NotificationRepository } from '@pfs/resource-store';
-import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { presentNotification } from './notifications.presenter';
+import { notificationsListQuery } from './notifications.schema';
 
-export function notificationsRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function notificationsHandlers(deps: ApiDependencies) {
   const notifications = new NotificationRepository(deps.dataSource);
   const api = deps.resourceApi;
 
-  router.get('/me/notifications', requireScope('user:r'), async (req, res) => {
+  const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'notifications' });
-    const result = await notifications.list(userIdOf(req), params);
+    const result = await notifications.list(ctx.userId, params);
     api.respond.sendList(req, res, { schema: 'notifications', params, result, present: presentNotification });
-  });
+  };
 
   // The reference's "dismiss all": every notification read and gone at once (204 even when there were none).
-  router.post('/me/notifications/dismiss_all', requireScope('user:rw'), async (req, res) => {
-    await notifications.deleteAll(userIdOf(req));
+  const dismissAll: ApiHandler = async (ctx, _req, res) => {
+    await notifications.deleteAll(ctx.userId);
     api.respond.sendNoContent(res);
-  });
+  };
 
-  router.get('/me/notifications/:id', requireScope('user:r'), async (req, res) => {
-    const record = await notifications.findById(userIdOf(req), String(req.params.id));
+  const get: ApiHandler = async (ctx, req, res) => {
+    const record = await notifications.findById(ctx.userId, String(req.params.id));
     if (!record) throw notFound('Notification', String(req.params.id));
     api.respond.sendObject(req, res, 'notifications', presentNotification(record), record.modifiedAt);
-  });
+  };
 
-  router.delete('/me/notifications/:id', requireScope('user:rw'), async (req, res) => {
-    const deleted = await notifications.delete(userIdOf(req), String(req.params.id));
+  const dismiss: ApiHandler = async (ctx, req, res) => {
+    const deleted = await notifications.delete(ctx.userId, String(req.params.id));
     if (!deleted) throw notFound('Notification', String(req.params.id));
     api.respond.sendNoContent(res);
-  });
+  };
 
-  return router;
+  return { list, get, dismiss, dismissAll };
 }
+
+export type NotificationsHandlers = ReturnType<typeof notificationsHandlers>;
+
+const resource = 'notifications';
+
+export const notificationsOperations: Array<DeclaredOperation<NotificationsHandlers>> = [
+  {
+    resource,
+    rel: 'list',
+    method: 'GET',
+    href: '/me/notifications',
+    title: 'List notifications',
+    hrefSchema: notificationsListQuery,
+    target: 'list',
+    scope: 'user:r',
+    handler: 'list',
+  },
+  {
+    resource,
+    rel: 'self',
+    method: 'GET',
+    href: '/me/notifications/{id}',
+    title: 'Get a notification',
+    target: 'object',
+    scope: 'user:r',
+    handler: 'get',
+  },
+  {
+    resource,
+    rel: 'delete',
+    method: 'DELETE',
+    href: '/me/notifications/{id}',
+    title: 'Dismiss a notification',
+    scope: 'user:rw',
+    handler: 'dismiss',
+  },
+  {
+    resource,
+    rel: 'dismiss_all',
+    method: 'POST',
+    href: '/me/notifications/dismiss_all',
+    title: 'Dismiss every notification',
+    scope: 'user:rw',
+    handler: 'dismissAll',
+  },
+];

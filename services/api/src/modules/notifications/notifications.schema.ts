@@ -1,6 +1,6 @@
-import type { ResourceSchema } from '@pfs/resource-api';
+import type { JsonSchema, ResourceDefinition } from '@pfs/resource-api';
 
-export const notificationsSchema: ResourceSchema = {
+export const notificationsSchema: ResourceDefinition = {
   name: 'notifications',
   title: 'Notification',
   description: 'Something the service tells the user, such as a finished export (type export).',
@@ -15,45 +15,15 @@ export const notificationsSchema: ResourceSchema = {
     deleted: { type: 'boolean', readOnly: true },
   },
   createRequired: [],
-  links: [
-    {
-      rel: 'list',
-      href: '/me/notifications',
-      method: 'GET',
-      title: 'List notifications',
-      hrefSchema: {
-        type: 'object',
-        properties: {
-          page: { type: 'integer', minimum: 0, default: 0 },
-          per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
-          since: { type: 'string' },
-          include_deleted: { type: 'boolean' },
-        },
-      },
-      target: 'list',
-      scope: 'user:r',
-    },
-    {
-      rel: 'self',
-      href: '/me/notifications/{id}',
-      method: 'GET',
-      title: 'Get a notification',
-      target: 'object',
-      scope: 'user:r',
-    },
-    {
-      rel: 'delete',
-      href: '/me/notifications/{id}',
-      method: 'DELETE',
-      title: 'Dismiss a notification',
-      scope: 'user:rw',
-    },
-    {
-      rel: 'dismiss_all',
-      href: '/me/notifications/dismiss_all',
-      method: 'POST',
-      title: 'Dismiss every notification',
-      scope: 'user:rw',
-    },
-  ],
+};
+
+/** The query of `GET /me/notifications`. */
+export const notificationsListQuery: JsonSchema = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 0, default: 0 },
+    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
+    since: { type: 'string' },
+    include_deleted: { type: 'boolean' },
+  },
 };

@@ -1,5 +1,10 @@
-import type { ApiModule } from '../api-module';
-import { pushRoutes } from './push.routes';
+import { apiModule } from '../api-module';
+import { pushHandlers, pushOperations } from './push.routes';
 import { pushSchema } from './push.schema';
 
-export const pushModule: ApiModule = { name: 'push', schemas: [pushSchema], routes: pushRoutes };
+export const pushModule = apiModule({
+  name: 'push',
+  resources: [{ schema: pushSchema, rels: ['register'] }],
+  operations: pushOperations,
+  handlers: pushHandlers,
+});

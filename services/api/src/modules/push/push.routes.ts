@@ -1,10 +1,8 @@
 import { inputError } from '@pfs/errors';
-import { requireScope, userIdOf } from '@pfs/resource-api';
 import { PUSH_TOKEN_TYPES, PushTokenRepository } from '@pfs/resource-store';
-import { Router } from 'express';
 import { z } from 'zod';
 import type { ApiDependencies } from '../../dependencies';
-import { requestContext } from '../../http/request-context';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { pushTokenMismatch } from './push-token-shape';
 
 const body = z.object({
@@ -22,10 +20,9 @@ const body = z.object({
  * POST /me/push registers a device for push notifications. Scope: user:rw — registering a device
  * changes the user's settings (which devices are told about their data), so a read-only grant may not.
  */
-export function pushRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function pushHandlers(deps: ApiDependencies) {
   const tokens = new PushTokenRepository(deps.dataSource);
-  router.post('/me/push', requireScope('user:rw'), async (req, res) => {
+  const register: ApiHandler = async (ctx, req, res) => {
     const parsed = body.safeParse(req.body ?? {});
     if (!parsed.success) {
       throw inputError(
@@ -34,8 +31,23 @@ export function pushRoutes(deps: ApiDependencies): Router {
     }
     const mismatch = pushTokenMismatch(parsed.data.type, parsed.data.token, deps.config.WNS_CHANNEL_HOSTS);
     if (mismatch) throw inputError([{ field: 'token', error: mismatch }]);
-    await tokens.register(userIdOf(req), requestContext(req).clientId, parsed.data.type, parsed.data.token);
+    await tokens.register(ctx.userId, ctx.clientId, parsed.data.type, parsed.data.token);
     deps.resourceApi.respond.sendNoContent(res);
-  });
-  return router;
+  };
+  return { register };
 }
+
+export type PushHandlers = ReturnType<typeof pushHandlers>;
+
+export const pushOperations: Array<DeclaredOperation<PushHandlers>> = [
+  {
+    resource: 'push',
+    rel: 'register',
+    method: 'POST',
+    href: '/me/push',
+    title: 'Register a device for push notifications',
+    submission: 'create',
+    scope: 'user:rw',
+    handler: 'register',
+  },
+];

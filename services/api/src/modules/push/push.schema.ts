@@ -1,8 +1,8 @@
-import type { ResourceSchema } from '@pfs/resource-api';
+import type { ResourceDefinition } from '@pfs/resource-api';
 import { PUSH_TOKEN_TYPES } from '@pfs/resource-store';
 
 /** `POST /me/push`, declared so the published document lists it; push.routes.ts validates the body. */
-export const pushSchema: ResourceSchema = {
+export const pushSchema: ResourceDefinition = {
   name: 'push',
   title: 'Push registration',
   description: 'A device registered for push notifications: the kind of token and the token itself.',
@@ -11,14 +11,4 @@ export const pushSchema: ResourceSchema = {
     token: { type: 'string', minLength: 1, maxLength: 4096, description: 'Must match the kind of type.' },
   },
   createRequired: ['type', 'token'],
-  links: [
-    {
-      rel: 'register',
-      href: '/me/push',
-      method: 'POST',
-      title: 'Register a device for push notifications',
-      submission: 'create',
-      scope: 'user:rw',
-    },
-  ],
 };

@@ -1,7 +1,7 @@
-import type { ResourceSchema } from '@pfs/resource-api';
+import type { ResourceDefinition } from '@pfs/resource-api';
 
 /** `GET /rate-limit`, declared so the published document lists it like every other route. */
-export const rateLimitSchema: ResourceSchema = {
+export const rateLimitSchema: ResourceDefinition = {
   name: 'rate-limit',
   title: 'Rate limit',
   description: "The caller's request limit per window and what is left of it (this request not counted).",
@@ -10,15 +10,4 @@ export const rateLimitSchema: ResourceSchema = {
     remaining: { type: 'integer', minimum: 0, readOnly: true },
   },
   createRequired: [],
-  links: [
-    {
-      rel: 'self',
-      href: '/rate-limit',
-      method: 'GET',
-      title: 'The limit and the requests left in this window',
-      target: 'object',
-      // A live count, answered no-store: nothing to revalidate.
-      cacheable: false,
-    },
-  ],
 };

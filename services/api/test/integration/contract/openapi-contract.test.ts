@@ -9,6 +9,7 @@ import {
 } from '../../support/openapi-contract';
 import { buildOpenApi } from '@pfs/resource-api';
 import { apiModules } from '../../../src/modules';
+import { publishedSchemas } from '../../../src/modules/published';
 import { startImagesApp } from '../images/images-harness';
 import { ContractFixture, PlannedRequest } from './contract-fixture';
 
@@ -57,10 +58,10 @@ function send(
  * The operations, known when the tests are defined: the same generator over the same module schemas as
  * the served document (the first test checks the served one lists exactly these).
  */
-const generated = buildOpenApi(
-  apiModules.flatMap((module) => module.schemas ?? []),
-  { baseUrl: 'http://127.0.0.1:3000', authUrl: 'http://127.0.0.1:3001' },
-) as unknown as OpenApiDocument;
+const generated = buildOpenApi(publishedSchemas(apiModules), {
+  baseUrl: 'http://127.0.0.1:3000',
+  authUrl: 'http://127.0.0.1:3001',
+}) as unknown as OpenApiDocument;
 const cases = operationsOf(generated).map(
   (walked) => [`${walked.method.toUpperCase()} ${walked.path}`, walked] as const,
 );
