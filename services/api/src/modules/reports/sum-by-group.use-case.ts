@@ -1,17 +1,12 @@
 import { inputError } from '@pfs/errors';
-import { type CustomRate, type Decimal, isKnownCurrency } from '@pfs/money';
+import { type CustomRate, isKnownCurrency } from '@pfs/money';
 import { type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
 import type { LedgerDeps } from '../../ledger-deps';
-import { addUpDayTotals, emptySums } from './sum-entries.use-case';
+import { addUpDayTotals, emptySums, type SumsRow } from './sum-entries.use-case';
 
-export interface GroupSum {
+export interface GroupSum extends SumsRow {
   /** The tag or category id; null for entries without a category. */
   group: string | null;
-  /** Magnitudes (docs/money.md "Signs"): an expense sum is never negative. */
-  expenses: { sum: Decimal; count: number };
-  incomes: { sum: Decimal; count: number };
-  /** The latest modified of the entries the group adds up. */
-  modified: Date;
 }
 
 /**

@@ -6,21 +6,18 @@ import { convertDayTotal } from './convert-day-total';
 
 export type SumRange = 'day' | 'week' | 'month';
 
-export interface PeriodSum {
-  /** First day of the period: the day, the Monday of the week, the 1st of the month. */
-  day: string;
+/** One row of sums (a period, a tag, a category). */
+export interface SumsRow {
   /** Magnitudes (docs/money.md "Signs"): an expense sum is never negative. */
   expenses: { sum: Decimal; count: number };
   incomes: { sum: Decimal; count: number };
-  /** The latest modified of the entries the period adds up. */
+  /** The latest modified of the entries the row adds up. */
   modified: Date;
 }
 
-/** One row of sums: expenses and incomes as magnitudes (docs/money.md "Signs"), and the latest modified. */
-export interface SumsRow {
-  expenses: { sum: Decimal; count: number };
-  incomes: { sum: Decimal; count: number };
-  modified: Date;
+export interface PeriodSum extends SumsRow {
+  /** First day of the period: the day, the Monday of the week, the 1st of the month. */
+  day: string;
 }
 
 /**

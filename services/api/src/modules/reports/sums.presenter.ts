@@ -1,11 +1,6 @@
-import { amountToJson, type Decimal } from '@pfs/money';
+import { amountToJson } from '@pfs/money';
 import { formatModified } from '@pfs/resource-api';
-
-interface SumsRow {
-  expenses: { sum: Decimal; count: number };
-  incomes: { sum: Decimal; count: number };
-  modified: Date;
-}
+import type { SumsRow } from './sum-entries.use-case';
 
 /**
  * The figures of a sums row (`/entries/sums`, `/tags/sums`, `/categories/sums`), as the reference's sums
