@@ -32,6 +32,8 @@ export interface BenchContext {
    * from `replayFrom` when given (e.g. a page URL without the cache-busting parameter of a cold scenario).
    */
   measureBesideReplay(options: MeasureOptions & { replayFrom?: string }): Promise<Measurement>;
+  /** Records a row measured otherwise than by `measure` (e.g. `measurePool`, beside a peer as its ceiling). */
+  record(row: Measurement): void;
   /** Records a figure that is not a throughput (a duration, a memory peak). */
   note(name: string, value: string): void;
   /** Records a figure beside its ceiling of the same run: `value / ceiling` (higher is better) is printed. */
@@ -94,6 +96,9 @@ export function createBenchContext(options: {
       const result = { ...(await measure(measureOptions)), ceiling };
       options.report.rows.push(result);
       return result;
+    },
+    record(row) {
+      options.report.rows.push(row);
     },
     note(name, value) {
       options.report.notes.push({ name, value });

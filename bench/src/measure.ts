@@ -69,3 +69,42 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
     target: options.target,
   };
 }
+
+/**
+ * Sends each of `bodies` exactly once (`POST`, `connections` in flight) and reports completed requests per
+ * second of the whole run: for requests that can be made only once (a code, a refresh token that rotates), a
+ * pool issued before the window instead of a fixed duration. `onBody` gets each answer's body.
+ */
+export async function measurePool(options: {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  bodies: string[];
+  connections: number;
+  onBody?: (status: number, body: string) => void;
+}): Promise<Measurement> {
+  let next = 0;
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    amount: options.bodies.length,
+    requests: [
+      {
+        method: 'POST',
+        headers: options.headers,
+        // autocannon builds exactly one request per request sent, so each body goes out once.
+        setupRequest: (request) => ({ ...request, body: options.bodies[next++] }),
+        onResponse: options.onBody,
+      },
+    ],
+  });
+  return {
+    name: options.name,
+    requestsPerSecond: result.requests.total / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.non2xx + result.errors + result.timeouts,
+    connections: options.connections,
+  };
+}

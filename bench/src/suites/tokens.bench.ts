@@ -4,6 +4,7 @@ import { closeRedis, connectRedis, createRedisClient } from '@pfs/redis';
 import type { BenchContext } from '../bench-context';
 import type { BenchSuite } from '../bench-suite';
 import { defaultSeconds } from '../measure';
+import { measureTokenGrants } from './token-grants';
 
 const IN_FLIGHT = 16;
 
@@ -60,10 +61,11 @@ async function measureIntrospection(context: BenchContext): Promise<void> {
   }
 }
 
-/** Token costs: the API's token check beside a bare Redis GET (token grants: see docs/bench.md). */
+/** Token costs: grants per second beside oidc-provider, and the API's token check beside a bare Redis GET. */
 export const tokensSuite: BenchSuite = {
   name: 'tokens',
   async run(context) {
+    await measureTokenGrants(context);
     await measureIntrospection(context);
   },
 };
