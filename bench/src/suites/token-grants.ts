@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchContext } from '../bench-context';
 import { dataSize, Measurement, measurePool } from '../measure';
-import { startServiceProcess } from '../service-process';
+import { cpuMillisOf, startServiceProcess } from '../service-process';
 import {
   basicAuthorization,
   BENCH_REDIRECT_URI,
@@ -17,9 +17,13 @@ import {
 
 const repoRoot = join(__dirname, '../../..');
 const CONNECTIONS = 16;
+/** Alternating rounds of each grant per side. */
+const ROUNDS = 4;
+const EXCHANGE = 'code exchange (PKCE S256)';
+const REFRESH = 'refresh grant (rotation)';
 const SCOPE = 'user:r entries:rw';
 
-/** One side of the comparison: where its token endpoint is and how the client authenticates there. */
+/** Where a side's token endpoint is and how the client authenticates there. */
 interface TokenEndpoint {
   /** The row's name ends with it: PFS's rows are named after the peer they are measured beside. */
   label: string;
@@ -33,31 +37,100 @@ function oidcProviderVersion(): string {
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
-/** Exchanges each code once; returns the measurement and the refresh tokens the exchanges issued. */
-async function exchangeCodes(endpoint: TokenEndpoint, codes: PendingCode[]) {
-  const refreshTokens: string[] = [];
-  const measurement = await measurePool({
-    name: `POST /oauth2/token code exchange (PKCE S256) vs ${endpoint.label}`,
-    url: endpoint.url,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: endpoint.authorization },
-    bodies: codeExchangeBodies(codes),
-    connections: CONNECTIONS,
-    onBody: (status, body) => {
-      if (status === 200) refreshTokens.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
-    },
-  });
-  return { measurement, refreshTokens };
+/** One side of the comparison: where its token endpoint is and how the client authenticates there. */
+interface Side {
+  endpoint: TokenEndpoint;
+  /** The server's process, whose CPU time each round reads. */
+  pid: number;
 }
 
-/** Uses each refresh token once (each answer carries a new one: rotation on both sides). */
-function refresh(endpoint: TokenEndpoint, refreshTokens: string[]): Promise<Measurement> {
-  return measurePool({
-    name: `POST /oauth2/token refresh grant (rotation) vs ${endpoint.label}`,
-    url: endpoint.url,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: endpoint.authorization },
-    bodies: refreshBodies(refreshTokens),
+/** A side's rounds of one grant, summed: requests, wall time, CPU time of its server process, latencies. */
+class Tally {
+  readonly rounds: Measurement[] = [];
+  seconds = 0;
+  cpuMillis = 0;
+
+  add(round: Measurement, cpuMillis: number) {
+    this.rounds.push(round);
+    if (round.requestsPerSecond > 0) this.seconds += round.requests / round.requestsPerSecond;
+    this.cpuMillis += cpuMillis;
+  }
+
+  get requests() {
+    return this.rounds.reduce((sum, round) => sum + round.requests, 0);
+  }
+
+  /** All rounds as one row: requests over the rounds' summed time, mean p50, worst p99. */
+  total(): Measurement {
+    const { rounds, requests } = this;
+    return {
+      ...rounds[0],
+      requestsPerSecond: this.seconds ? requests / this.seconds : 0,
+      p50Ms: rounds.reduce((sum, round) => sum + round.p50Ms, 0) / rounds.length,
+      p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
+      requests,
+      errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+    };
+  }
+
+  cpuMicrosPerGrant() {
+    return this.requests ? (this.cpuMillis * 1000) / this.requests : 0;
+  }
+}
+
+/** Sends each body once to the side's token endpoint, counting the CPU time its process spent meanwhile. */
+async function round(
+  side: Side,
+  grant: string,
+  bodies: string[],
+  tally: Tally,
+  onBody?: (body: string) => void,
+) {
+  const before = cpuMillisOf(side.pid);
+  const measurement = await measurePool({
+    name: `POST /oauth2/token ${grant} vs ${side.endpoint.label}`,
+    url: side.endpoint.url,
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Authorization: side.endpoint.authorization,
+    },
+    bodies,
     connections: CONNECTIONS,
+    onBody: onBody && ((status, body) => status === 200 && onBody(body)),
   });
+  tally.add(measurement, cpuMillisOf(side.pid) - before);
+}
+
+/** `items` in `count` slices of nearly equal size. */
+const slices = <T>(items: T[], count: number) =>
+  Array.from({ length: count }, (_, index) =>
+    items.slice(Math.floor((index * items.length) / count), Math.floor(((index + 1) * items.length) / count)),
+  );
+
+/**
+ * Both sides, grant by grant, in ROUNDS alternating rounds (PFS, peer, PFS, peer…), so that a change of the
+ * machine's load during the run falls on both: each code is exchanged once, then each refresh token those
+ * exchanges issued is used once. Returns each side's tallies.
+ */
+async function runRounds(sides: Side[], codes: PendingCode[][]) {
+  const exchanges = sides.map(() => new Tally());
+  const refreshes = sides.map(() => new Tally());
+  const refreshTokens: string[][] = sides.map(() => []);
+  const codeSlices = codes.map((pool) => slices(pool, ROUNDS));
+  for (let index = 0; index < ROUNDS; index += 1) {
+    for (const [side, s] of sides.entries()) {
+      await round(s, EXCHANGE, codeExchangeBodies(codeSlices[side][index]), exchanges[side], (body) =>
+        refreshTokens[side].push((JSON.parse(body) as { refresh_token: string }).refresh_token),
+      );
+    }
+  }
+  const tokenSlices = refreshTokens.map((pool) => slices(pool, ROUNDS));
+  for (let index = 0; index < ROUNDS; index += 1) {
+    for (const [side, s] of sides.entries()) {
+      await round(s, REFRESH, refreshBodies(tokenSlices[side][index]), refreshes[side]);
+    }
+  }
+  return { exchanges, refreshes };
 }
 
 /**
@@ -71,8 +144,9 @@ export async function measureTokenGrants(context: BenchContext): Promise<void> {
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
+  // BENCH_AUTH_ENTRY: another build of the auth service (a copy of its dist/ beside it), for an A/B of a change.
   const auth = await startServiceProcess(
-    join(repoRoot, 'services/auth/dist/main.js'),
+    process.env.BENCH_AUTH_ENTRY ?? join(repoRoot, 'services/auth/dist/main.js'),
     {
       ...context.env,
       AUTH_PORT: '0',
@@ -108,19 +182,29 @@ export async function measureTokenGrants(context: BenchContext): Promise<void> {
       url: `${peer.url}/token`,
       authorization: basicAuthorization(clientId, clientSecret),
     };
-    const pfsCodes = await mintPfsCodes(auth.url, app, poolSize);
-    const otherCodes = await mintOidcProviderCodes(peer.url, poolSize);
-    const pfsExchange = await exchangeCodes(pfs, pfsCodes);
-    const otherExchange = await exchangeCodes(other, otherCodes);
-    const pfsRefresh = await refresh(pfs, pfsExchange.refreshTokens);
-    const otherRefresh = await refresh(other, otherExchange.refreshTokens);
-    for (const [kind, mine, theirs] of [
-      ['code exchange', pfsExchange.measurement, otherExchange.measurement],
-      ['refresh grant', pfsRefresh, otherRefresh],
+    const codes = [
+      await mintPfsCodes(auth.url, app, poolSize),
+      await mintOidcProviderCodes(peer.url, poolSize),
+    ];
+    const sides = [
+      { endpoint: pfs, pid: auth.child.pid! },
+      { endpoint: other, pid: peer.child.pid! },
+    ];
+    const { exchanges, refreshes } = await runRounds(sides, codes);
+    for (const [grant, [mine, theirs]] of [
+      [EXCHANGE, exchanges],
+      [REFRESH, refreshes],
     ] as const) {
-      context.record({ ...mine, target: { kind: 'vsCeiling', min: 1 }, ceiling: theirs });
-      const name = `token grants/s, ${kind} (${CONNECTIONS} conn): PFS vs oidc-provider ${version} on Redis`;
-      context.compare(name, mine.requestsPerSecond, 'oidc-provider', theirs.requestsPerSecond, 'grants/s');
+      const row = mine.total();
+      const peerRow = theirs.total();
+      context.record({ ...row, target: { kind: 'vsCeiling', min: 1 }, ceiling: peerRow });
+      const name = `token grants/s, ${grant} (${CONNECTIONS} conn): PFS vs oidc-provider ${version} on Redis`;
+      context.compare(name, row.requestsPerSecond, 'oidc-provider', peerRow.requestsPerSecond, 'grants/s');
+      const [pfsCpu, peerCpu] = [mine.cpuMicrosPerGrant(), theirs.cpuMicrosPerGrant()];
+      context.note(
+        `token grant server CPU per grant, ${grant} (the process only; Postgres and Redis not counted)`,
+        `PFS ${pfsCpu.toFixed(0)} µs vs oidc-provider ${peerCpu.toFixed(0)} µs = ${(peerCpu / pfsCpu).toFixed(2)}`,
+      );
     }
   } finally {
     await peer.stop();
