@@ -86,6 +86,12 @@ export async function findBasicAuthenticatedClient(
   return (await authenticateBasicCredentials(clients, req))?.client;
 }
 
+/** The client whose Basic credentials `decodeFormEncodedBasic` verified, per request (read by the token checks). */
+const basicAuthenticated = new WeakMap<Request, OAuthClientRecord>();
+
+/** The client `decodeFormEncodedBasic` authenticated for this request, if it did: the same row, not read twice. */
+export const basicAuthenticatedClientOf = (req: Request) => basicAuthenticated.get(req);
+
 /**
  * Rewrites form-encoded Basic credentials to their plain reading when (and only when) that is the reading
  * that authenticates, so our checks and the OAuth library, which reads the header itself and does not
@@ -95,6 +101,7 @@ export function decodeFormEncodedBasic(clients: ClientRepository): RequestHandle
   return async (req, _res, next) => {
     // A store failure here is left to the route, which meets the same failure and answers it as it always has.
     const matched = await authenticateBasicCredentials(clients, req).catch(() => undefined);
+    if (matched) basicAuthenticated.set(req, matched.client);
     if (matched?.formEncoded) {
       const { id, secret } = matched.credentials;
       req.headers.authorization = `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;

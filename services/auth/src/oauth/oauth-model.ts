@@ -21,6 +21,13 @@ export interface OAuthModelDependencies {
 }
 
 /**
+ * The client a code or refresh token was issued to, as the library reads it there: it only compares its id with
+ * the client that authenticated the request (getClient, which read that client's row a moment before), so
+ * reading the row again for each code or refresh token would cost a query and decide nothing more.
+ */
+const issuedTo = (clientId: string) => ({ id: clientId, grants: [] });
+
+/**
  * Our implementation of @node-oauth/oauth2-server's model contract (its lib/model.js documents each hook).
  * Every hook delegates to a repository; secrets are looked up by hash and compared in constant time.
  */
@@ -69,8 +76,6 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
       }
       // The user may have revoked the app (or a reuse revoked the grant) while the code was in flight.
       if (!(await deps.repos.grants.findActive(record.grantId))) return false;
-      const client = await deps.repos.clients.findById(record.clientId);
-      if (!client) return false;
       const code: AuthorizationCode = {
         authorizationCode,
         expiresAt: record.expiresAt,
@@ -78,7 +83,7 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
         // (The library typing says string, but its code treats a falsy value as "not required".)
         redirectUri: (record.redirectUriSent ? record.redirectUri : undefined) as string,
         scope: parseScope(record.scope),
-        client: toLibraryClient(client),
+        client: issuedTo(record.clientId),
         user: { id: record.userId, grantId: record.grantId },
         codeChallenge: record.codeChallenge ?? undefined,
         codeChallengeMethod: record.codeChallengeMethod ?? undefined,
@@ -159,12 +164,10 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
     async getRefreshToken(refreshToken) {
       const record = await findUsableRefreshToken(deps, hashToken(refreshToken));
       if (!record || !record.clientId || !record.grantId) return false;
-      const client = await deps.repos.clients.findById(record.clientId);
-      if (!client) return false;
       const token: RefreshToken = {
         refreshToken,
         scope: parseScope(record.scope),
-        client: toLibraryClient(client),
+        client: issuedTo(record.clientId),
         user: { id: record.userId, grantId: record.grantId },
       };
       return token;

@@ -1,7 +1,12 @@
 import { hashToken, sameScope } from '@pfs/contracts';
 import type { Request } from 'express';
 import type { RateLimiter } from '../security/rate-limiter';
-import { clientLockoutName, isClientSecret, readBasicCredentials } from './client-credentials';
+import {
+  basicAuthenticatedClientOf,
+  clientLockoutName,
+  isClientSecret,
+  readBasicCredentials,
+} from './client-credentials';
 import { SecondFactorDependencies, verifySecondFactor } from '../use-cases/verify-second-factor.use-case';
 import { invalidRequest, invalidScope, TokenEndpointError, tooManyRequests } from './token-endpoint-error';
 import { clientNetwork } from '../security/client-network';
@@ -54,6 +59,9 @@ const invalidClient = (description: string) =>
  * would accept it from any client, so confidential clients are refused here.
  */
 async function findClient(deps: TokenRequestCheckDependencies, req: Request, body: Record<string, unknown>) {
+  // Basic credentials already verified on this request (the header now holds their plain reading).
+  const authenticated = basicAuthenticatedClientOf(req);
+  if (authenticated) return authenticated;
   const credentials = readClientCredentials(req, body);
   if (!credentials) return undefined;
   const client = await deps.repos.clients.findById(credentials.id);
