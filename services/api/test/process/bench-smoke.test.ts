@@ -31,6 +31,8 @@ const ROWS = [
 const NOTES = [
   'GET /me / bare throughput',
   'since-sync of 100 changes, p50, 16 conn',
+  'GET /entries page of 200 (1k entries) cold: server CPU per request',
+  'GET /entries page of 200 (1k entries) unchanged data: server CPU per request',
   'vs pgbench -N',
   'POST /entries batch of 500: entries/s',
   'token grants/s, code exchange (PKCE S256) (16 conn): PFS vs oidc-provider',
