@@ -149,6 +149,9 @@ export async function measureTokenGrants(context: BenchContext): Promise<void> {
     process.env.BENCH_AUTH_ENTRY ?? join(repoRoot, 'services/auth/dist/main.js'),
     {
       ...context.env,
+      // Its own key prefix: its per-IP counters (every bench request comes from loopback) must not fill the
+      // buckets of anything else on the same Redis prefix (the smoke test runs under its test run's prefix).
+      REDIS_KEY_PREFIX: `${context.env.REDIS_KEY_PREFIX}tokens-${randomBytes(4).toString('hex')}:`,
       AUTH_PORT: '0',
       AUTH_CODE_TTL_SECONDS: '600',
       // The limiters still count every request (their cost is measured) but never refuse one.
