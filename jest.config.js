@@ -11,7 +11,7 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
   },
   moduleNameMapper: {
-    '^@pfs/(auth|api|export-worker|cli)$': '<rootDir>/services/$1/src',
+    '^@pfs/(auth|api|worker|cli)$': '<rootDir>/services/$1/src',
     '^@pfs/([a-z-]+)$': '<rootDir>/libs/$1/src',
   },
   globalSetup: '<rootDir>/jest/global-setup.ts',

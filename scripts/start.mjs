@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: install what is missing, build, create and migrate the database, then run auth, api and
-// the export worker together in the foreground, as their supervisor (docs/operations.md, "Process
+// the worker together in the foreground, as their supervisor (docs/operations.md, "Process
 // supervision and shutdown"): a service that crashes is restarted with backoff, the others keep running;
 // SIGTERM or one Ctrl-C gives every service exactly one signal and waits for each to drain and exit.
 import { spawn, spawnSync } from 'node:child_process';
@@ -17,7 +17,7 @@ const migrate = spawnSync(process.execPath, [join(repoRoot, 'services/cli/dist/m
 if (migrate.status !== 0)
   fail('migrating the database failed (is Postgres running on DATABASE_URL?)', migrate.status ?? 1);
 
-const services = ['auth', 'api', 'export-worker'];
+const services = ['auth', 'api', 'worker'];
 /** Restart delays double from the first to the last; a run this long resets them. */
 const FIRST_RESTART_MS = Number(process.env.START_RESTART_DELAY_MS ?? 1_000);
 const LAST_RESTART_MS = 30_000;
@@ -60,7 +60,7 @@ function stopAll(signal) {
 
 // The export worker streams every export; a bounded heap keeps its memory flat (docs/exports.md).
 // Its Dockerfile and the exports bench use the same bound.
-const nodeArgs = { 'export-worker': ['--max-old-space-size=128'] };
+const nodeArgs = { worker: ['--max-old-space-size=128'] };
 
 function startService(name) {
   const startedAt = Date.now();

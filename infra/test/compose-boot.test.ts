@@ -24,7 +24,7 @@ const { stages } = readDockerfile();
 const containerPorts: Record<string, { variable: string; port: number }> = {
   auth: { variable: 'AUTH_PORT', port: 3001 },
   api: { variable: 'API_PORT', port: 3000 },
-  'export-worker': { variable: 'WORKER_PORT', port: 3002 },
+  worker: { variable: 'WORKER_PORT', port: 3002 },
 };
 
 let s3: { port: number; close(): Promise<void> };
@@ -96,8 +96,8 @@ async function runCli(
 describe('docker compose up, on loopback', () => {
   const vars = composeTestVars();
 
-  it('when the stack starts in compose order, then auth, api and export-worker each become ready', async () => {
-    for (const name of ['auth', 'api', 'export-worker']) {
+  it('when the stack starts in compose order, then auth, api and worker each become ready', async () => {
+    for (const name of ['auth', 'api', 'worker']) {
       const port = await freePort();
       const { chain, packageDir, args, env } = await containerOf(name, vars, {
         [containerPorts[name].variable]: String(port),

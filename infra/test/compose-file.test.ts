@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiConfigShape } from '../../services/api/src/config';
 import { authConfigShape } from '../../services/auth/src/config';
-import { workerConfigShape } from '../../services/export-worker/src/config';
+import { workerConfigShape } from '../../services/worker/src/config';
 import {
   loadCompose,
   MissingVariableError,
@@ -19,7 +19,7 @@ const { args: dockerArgs, stages } = readDockerfile();
 const appServices: Record<string, Record<string, unknown>> = {
   auth: authConfigShape,
   api: apiConfigShape,
-  'export-worker': workerConfigShape,
+  worker: workerConfigShape,
 };
 
 function missingOf(vars: Record<string, string | undefined>): { name: string; message: string }[] {
@@ -52,7 +52,7 @@ describe('docker-compose.yml interpolation', () => {
     const { services } = loadCompose(vars);
     expect(services.api.environment!.SYNC_TOKEN_SECRET).toBe(vars.SYNC_TOKEN_SECRET);
     expect(services.api.environment!.EXPORT_LINK_SECRET).toBe(vars.EXPORT_LINK_SECRET);
-    expect(services['export-worker'].environment!.EXPORT_LINK_SECRET).toBe(vars.EXPORT_LINK_SECRET);
+    expect(services['worker'].environment!.EXPORT_LINK_SECRET).toBe(vars.EXPORT_LINK_SECRET);
     expect(services.auth.environment!.AUTH_OTP_ENCRYPTION_KEY).toBe(vars.AUTH_OTP_ENCRYPTION_KEY);
     expect(services.api.environment!.DATABASE_URL).toBe(
       `postgres://pfs:${vars.POSTGRES_PASSWORD}@postgres:5432/pfs`,

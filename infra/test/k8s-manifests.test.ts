@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { apiConfigShape } from '../../services/api/src/config';
 import { authConfigShape } from '../../services/auth/src/config';
-import { workerConfigShape } from '../../services/export-worker/src/config';
+import { workerConfigShape } from '../../services/worker/src/config';
 import { cliConfigShape } from './support/cli-shape';
 import { k8sDir, Manifest, readManifests, schemaProblems } from './support/k8s-manifests';
 
@@ -15,7 +15,7 @@ const named = (kind: string, name: string) =>
 const shapes: Record<string, Record<string, unknown>> = {
   'pfs-auth': authConfigShape,
   'pfs-api': apiConfigShape,
-  'pfs-export-worker': workerConfigShape,
+  'pfs-worker': workerConfigShape,
   'pfs-migrate': cliConfigShape,
 };
 const containerOf = (workload: Manifest) => workload.spec.template.spec.containers[0];
@@ -53,7 +53,7 @@ describe('infra/k8s', () => {
     expect(named('Job', 'pfs-migrate').file).toBe('job-migrate.yaml');
   });
 
-  it.each(['pfs-auth', 'pfs-api', 'pfs-export-worker'])(
+  it.each(['pfs-auth', 'pfs-api', 'pfs-worker'])(
     '%s: liveness /health/live and readiness /health/ready on the port it listens on, requests and limits, non-root',
     (name) => {
       const deployment = named('Deployment', name);

@@ -10,7 +10,7 @@ import { seedLedger } from './entries-seed';
 const FULL_SIZE = 1_000_000;
 const QUICK_SIZE = 20_000;
 const repoRoot = join(__dirname, '../../..');
-const EXPORT_WORKER_NODE_OPTIONS = '--max-old-space-size=128';
+const WORKER_NODE_OPTIONS = '--max-old-space-size=128';
 
 /** POSTs an export and polls it until its file is generated; returns the seconds from POST to generated. */
 async function timeExport(
@@ -42,7 +42,7 @@ async function timeExport(
 
 /**
  * Exports at scale: the seeded ledger user (1,000,000 entries; BENCH_QUICK=1: 20,000) exported to CSV
- * and to XLSX by a real export-worker process. Reports the time from POST to `generated` and the
+ * and to XLSX by a real worker process. Reports the time from POST to `generated` and the
  * worker's peak RSS (Linux VmHWM), which must stay flat (< 256 MB) whatever the size.
  */
 export const exportsSuite: BenchSuite = {
@@ -50,11 +50,11 @@ export const exportsSuite: BenchSuite = {
   async run(context) {
     const seed = await seedLedger(context, dataSize(context.quick, FULL_SIZE, QUICK_SIZE));
     const storageDir = await mkdtemp(join(tmpdir(), 'pfs-bench-exports-'));
-    const worker = await startServiceProcess(join(repoRoot, 'services/export-worker/dist/main.js'), {
+    const worker = await startServiceProcess(join(repoRoot, 'services/worker/dist/main.js'), {
       ...context.env,
       WORKER_PORT: '0',
       // The worker runs with the heap bound it has in production (scripts/start.mjs, its Dockerfile).
-      NODE_OPTIONS: EXPORT_WORKER_NODE_OPTIONS,
+      NODE_OPTIONS: WORKER_NODE_OPTIONS,
       STORAGE_DRIVER: 'fs',
       STORAGE_DIR: storageDir,
     });
@@ -97,7 +97,7 @@ export const exportsSuite: BenchSuite = {
   },
 };
 
-/** The export worker's entries query (services/export-worker/src/export/export-tables.ts), one side. */
+/** The export worker's entries query (services/worker/src/export/export-tables.ts), one side. */
 function entriesExportQuery(userId: string, sign: '<' | '>'): string {
   if (!/^\d+$/.test(userId)) throw new Error(`unexpected user id ${userId}`);
   return `SELECT to_char(t.date, 'YYYY-MM-DD') AS date, a.name AS account, c.name AS category,

@@ -22,7 +22,7 @@ export const runtimeShape = {
   STARTUP_RETRY_SECONDS: envInt(60, 0, 3600),
   /** An OpenTelemetry collector's OTLP/HTTP base URL (/v1/traces is added); unset, no span is exported and no SDK loads. */
   OTEL_EXPORTER_OTLP_ENDPOINT: envOptionalUrl(),
-  /** The `service.name` of exported spans; by default the service's own name (api, auth, export-worker). */
+  /** The `service.name` of exported spans; by default the service's own name (api, auth, worker). */
   OTEL_SERVICE_NAME: envOptionalString(),
 };
 

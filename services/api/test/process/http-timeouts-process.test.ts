@@ -12,7 +12,7 @@ const repoRoot = join(__dirname, '../../../..');
 const services = [
   { name: 'auth', portVariable: 'AUTH_PORT', path: '/oauth/token' },
   { name: 'api', portVariable: 'API_PORT', path: '/categories' },
-  { name: 'export-worker', portVariable: 'WORKER_PORT', path: '/health' },
+  { name: 'worker', portVariable: 'WORKER_PORT', path: '/health' },
 ];
 
 describe.each(services)('$name process', ({ name, portVariable, path }) => {

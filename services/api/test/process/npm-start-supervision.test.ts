@@ -12,7 +12,7 @@ import { join } from 'node:path';
  * no service left listening.
  */
 const repoRoot = join(__dirname, '../../../..');
-const SERVICES = ['auth', 'api', 'export-worker'] as const;
+const SERVICES = ['auth', 'api', 'worker'] as const;
 type Service = (typeof SERVICES)[number];
 
 interface Stack {
@@ -72,7 +72,7 @@ function listening(stack: Stack): Partial<Record<Service, { url: string; pid: nu
   const pids = servicePids(stack.child.pid!);
   const found: Partial<Record<Service, { url: string; pid: number }>> = {};
   for (const line of stack.output().split('\n')) {
-    const match = /^\[(auth|api|export-worker)\] (\{.*\})$/.exec(line);
+    const match = /^\[(auth|api|worker)\] (\{.*\})$/.exec(line);
     if (!match) continue;
     const entry = JSON.parse(match[2]) as { url?: string };
     const name = match[1] as Service;
@@ -139,7 +139,7 @@ it('when a service crashes, then it alone is restarted; SIGTERM then stops every
     expect((await fetch(`${restarted.url}/health`)).status).toBe(200);
     // The others never stopped.
     expect(alive(before.auth.pid)).toBe(true);
-    expect(alive(before['export-worker'].pid)).toBe(true);
+    expect(alive(before['worker'].pid)).toBe(true);
     expect((await fetch(`${before.auth.url}/health`)).status).toBe(200);
 
     stack.child.kill('SIGTERM');

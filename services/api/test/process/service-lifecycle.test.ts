@@ -44,7 +44,7 @@ async function waitForUrl(started: Started, timeoutMs = 20_000): Promise<string>
 const services = [
   { name: 'auth', portVariable: 'AUTH_PORT' },
   { name: 'api', portVariable: 'API_PORT' },
-  { name: 'export-worker', portVariable: 'WORKER_PORT' },
+  { name: 'worker', portVariable: 'WORKER_PORT' },
 ];
 
 describe.each(services)('$name process', ({ name, portVariable }) => {

@@ -19,7 +19,7 @@ const entryOf = (service: string) => join(repoRoot, `services/${service}/dist/ma
 const portVariables: Record<string, string> = {
   auth: 'AUTH_PORT',
   api: 'API_PORT',
-  'export-worker': 'WORKER_PORT',
+  worker: 'WORKER_PORT',
 };
 
 function baseEnv(): Record<string, string> {

@@ -1,6 +1,6 @@
 import { ConfigError } from '@pfs/config';
 import { loadAuthConfig } from '@pfs/auth';
-import { loadWorkerConfig } from '@pfs/export-worker';
+import { loadWorkerConfig } from '@pfs/worker';
 import { loadApiConfig } from '../../src/config';
 
 /** Every service's config schema refuses its production secrets at their development defaults (issue 14). */

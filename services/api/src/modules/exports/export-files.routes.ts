@@ -41,7 +41,7 @@ export function exportFilesRoutes(deps: Pick<ApiDependencies, 'dataSource' | 'co
       key,
       res,
       {
-        // The type the worker recorded when it stored the file (services/export-worker content-types.ts).
+        // The type the worker recorded when it stored the file (services/worker content-types.ts).
         'Content-Type': record.contentType ?? 'application/octet-stream',
         'Content-Disposition': `attachment; filename="${filename}"`,
         'Cache-Control': 'private, no-store',

@@ -5,11 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { loadWorkerConfig } from '../../../../export-worker/src/config';
-import { workerRepositories } from '../../../../export-worker/src/dependencies';
-import { createUserSlots } from '../../../../export-worker/src/delivery/user-slots';
-import { handleExportJob } from '../../../../export-worker/src/processors/handle-export-job';
-import { startExportWorker } from '../../../../export-worker/src/worker';
+import { loadWorkerConfig } from '../../../../worker/src/config';
+import { workerRepositories } from '../../../../worker/src/dependencies';
+import { createUserSlots } from '../../../../worker/src/delivery/user-slots';
+import { handleExportJob } from '../../../../worker/src/processors/handle-export-job';
+import { startExportWorker } from '../../../../worker/src/worker';
 import { ApiTestApp, startApiTestApp, TestUser } from '../../support/api-test-app';
 
 export const LINK_SECRET = 'api-test-export-link-secret';

@@ -1,7 +1,7 @@
 import { signDownloadToken } from '@pfs/storage';
 import request from 'supertest';
-import { parseCsv } from '../../../../export-worker/test/support/read-export-file';
-import { LedgerSeed } from '../../../../export-worker/test/support/seed-ledger';
+import { parseCsv } from '../../../../worker/test/support/read-export-file';
+import { LedgerSeed } from '../../../../worker/test/support/seed-ledger';
 import { createTestUser, issueToken, TestUser } from '../../support/api-test-app';
 import {
   ExportHarness,

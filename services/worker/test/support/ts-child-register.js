@@ -14,7 +14,7 @@ fs.mkdirSync(cacheDir, { recursive: true });
 let ts;
 
 const root = path.resolve(__dirname, '../../../..');
-const services = ['auth', 'api', 'export-worker', 'cli'];
+const services = ['auth', 'api', 'worker', 'cli'];
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
   const match = /^@pfs\/([a-z-]+)$/.exec(request);

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { unzip } from '../../../export-worker/test/support/read-export-file';
+import { unzip } from '../../../worker/test/support/read-export-file';
 import { ApiTestApp, createTestUser, startApiTestApp, TestUser } from '../support/api-test-app';
 import { idFromLocation, waitForStatus } from '../integration/exports/export-harness';
 import { IMAGE_SCOPES, makeImage, uploadImage } from '../integration/images/images-harness';
@@ -37,14 +37,14 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   };
   api = await startApiTestApp(env);
-  worker = spawn(process.execPath, [join(repoRoot, 'services/export-worker/dist/main.js')], {
+  worker = spawn(process.execPath, [join(repoRoot, 'services/worker/dist/main.js')], {
     env: { ...process.env, ...env, LOG_LEVEL: 'info' },
     stdio: 'pipe',
   });
   worker.stdout!.on('data', (chunk) => (output += chunk));
   worker.stderr!.on('data', (chunk) => (output += chunk));
   const deadline = Date.now() + 20_000;
-  while (!output.includes('export-worker running')) {
+  while (!output.includes('worker running')) {
     if (Date.now() > deadline || worker.exitCode !== null)
       throw new Error(`worker did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

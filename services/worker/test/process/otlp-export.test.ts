@@ -110,8 +110,8 @@ describe('OpenTelemetry span export (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     };
     api = await startApiTestApp(env);
     apiProcess = spawnService('api', { ...env, API_PORT: '0' });
-    worker = spawnService('export-worker', { ...env, WORKER_PORT: '0' });
-    await waitFor(() => lines().find((line) => line.msg === 'export-worker running'), 'worker running line');
+    worker = spawnService('worker', { ...env, WORKER_PORT: '0' });
+    await waitFor(() => lines().find((line) => line.msg === 'worker running'), 'worker running line');
   }, 60_000);
 
   afterAll(async () => {
@@ -151,7 +151,7 @@ describe('OpenTelemetry span export (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     );
     expect(requestSpan.span).toMatchObject({ name: 'POST /exports', parentSpanId: CLIENT_SPAN, kind: 2 });
     const jobSpan = await waitFor(
-      () => received.find((r) => r.service === 'export-worker' && r.span.traceId === TRACE_ID),
+      () => received.find((r) => r.service === 'worker' && r.span.traceId === TRACE_ID),
       'worker span',
     );
     expect(jobSpan.span).toMatchObject({ parentSpanId: requestSpan.span.spanId, kind: 5 });

@@ -17,10 +17,10 @@ async function main() {
   try {
     config = loadWorkerConfig();
   } catch (error) {
-    console.error(`export-worker failed to start: ${(error as Error).message}`);
+    console.error(`worker failed to start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const logger = createLogger({ name: 'export-worker', level: config.LOG_LEVEL });
+  const logger = createLogger({ name: 'worker', level: config.LOG_LEVEL });
   warnAboutDevelopmentSecrets(workerConfigShape, config, (message) => logger.warn(message));
   let deps: WorkerDependencies | undefined;
   const workers: Worker[] = [];
@@ -28,11 +28,11 @@ async function main() {
   let server: RunningHttpServer | undefined;
   let metrics: RunningHttpServer | undefined;
   let spans: SpanExport | undefined;
-  await runService('export-worker', logger, {
+  await runService('worker', logger, {
     async start() {
       spans = await startSpanExport({
         endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-        serviceName: config.OTEL_SERVICE_NAME ?? 'export-worker',
+        serviceName: config.OTEL_SERVICE_NAME ?? 'worker',
       });
       deps = await createWorkerDependencies(config, logger);
       const ready = deps;
@@ -60,7 +60,7 @@ async function main() {
           timeouts: httpTimeoutsOf(config),
         },
       );
-      logger.info({ url: server.url }, 'export-worker running');
+      logger.info({ url: server.url }, 'worker running');
       observeQueueDepth(jobs.jobCounts);
       metrics = await startConfiguredMetricsServer(config.WORKER_METRICS_PORT, config.METRICS_HOST, logger);
     },

@@ -70,7 +70,7 @@ export async function createWorkerDependencies(
       timeouts: databaseTimeouts(config, false),
       migrationSets: [resourceMigrations],
       entities: resourceEntities,
-      applicationName: 'pfs-export-worker',
+      applicationName: 'pfs-worker',
       onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
     }),
   );

@@ -79,7 +79,7 @@ describe('export worker process: trace propagation and metrics', () => {
     for (const line of ofExport) expect(line.traceId).toBe(TRACE_ID);
     expect(finished.traceId).toBe(TRACE_ID);
     // Lines of other work (start-up, other jobs) are not in this trace.
-    expect(lines().find((line) => line.msg === 'export-worker running')?.traceId).toBeUndefined();
+    expect(lines().find((line) => line.msg === 'worker running')?.traceId).toBeUndefined();
 
     const metricsUrl = String(lines().find((line) => line.metricsUrl)!.metricsUrl);
     const text = await (await fetch(metricsUrl)).text();
