@@ -21,22 +21,22 @@ export interface RegisteredClient {
 }
 
 export class ClientRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly source: DataSource) {}
 
   async findById(id: string): Promise<OAuthClientRecord | undefined> {
-    const entity = await this.dataSource.getRepository(OAuthClientEntity).findOneBy({ id });
+    const entity = await this.source.getRepository(OAuthClientEntity).findOneBy({ id });
     return entity ?? undefined;
   }
 
   async create(client: OAuthClientRecord & { ownerUserId?: string | null }): Promise<void> {
-    await this.dataSource
+    await this.source
       .getRepository(OAuthClientEntity)
       .insert({ ...client, ownerUserId: client.ownerUserId ?? null });
   }
 
   /** The applications a developer registered through the developer page. */
   async listByOwner(ownerUserId: string): Promise<OAuthClientRecord[]> {
-    const entities = await this.dataSource
+    const entities = await this.source
       .getRepository(OAuthClientEntity)
       .find({ where: { ownerUserId }, order: { createdAt: 'ASC' } });
     return entities.map(({ id, name, secretHash, redirectUri, scope, grants }) => ({
@@ -51,7 +51,7 @@ export class ClientRepository {
 
   /** Every registered application, oldest first. */
   async listAll(): Promise<RegisteredClient[]> {
-    const entities = await this.dataSource
+    const entities = await this.source
       .getRepository(OAuthClientEntity)
       .find({ order: { createdAt: 'ASC', id: 'ASC' } });
     return entities.map(({ id, name, redirectUri, scope, grants, createdAt }) => ({
@@ -66,7 +66,7 @@ export class ClientRepository {
 
   /** Deletes the application (its grants, codes and tokens cascade); false when there was none. */
   async delete(id: string): Promise<boolean> {
-    const result = await this.dataSource.getRepository(OAuthClientEntity).delete({ id });
+    const result = await this.source.getRepository(OAuthClientEntity).delete({ id });
     return (result.affected ?? 0) > 0;
   }
 }

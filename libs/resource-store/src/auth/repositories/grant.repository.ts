@@ -18,30 +18,28 @@ export interface ConnectedApp {
 }
 
 export class GrantRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly source: DataSource) {}
 
   async create(grant: { userId: string; clientId: string; scope: string }): Promise<Grant> {
-    const repository = this.dataSource.getRepository(OAuthGrantEntity);
+    const repository = this.source.getRepository(OAuthGrantEntity);
     const result = await repository.insert(grant);
     return { ...grant, id: String(result.identifiers[0].id), revokedAt: null };
   }
 
   async findActive(id: string): Promise<Grant | undefined> {
-    const entity = await this.dataSource
-      .getRepository(OAuthGrantEntity)
-      .findOneBy({ id, revokedAt: IsNull() });
+    const entity = await this.source.getRepository(OAuthGrantEntity).findOneBy({ id, revokedAt: IsNull() });
     return entity ? { ...entity, id: String(entity.id), userId: String(entity.userId) } : undefined;
   }
 
   async revoke(id: string): Promise<void> {
-    await this.dataSource
+    await this.source
       .getRepository(OAuthGrantEntity)
       .update({ id, revokedAt: IsNull() }, { revokedAt: new Date() });
   }
 
   /** Every live grant of one user to one client: "revoke access" ends them all. */
   async findActiveIds(userId: string, clientId: string): Promise<string[]> {
-    const entities = await this.dataSource
+    const entities = await this.source
       .getRepository(OAuthGrantEntity)
       .findBy({ userId, clientId, revokedAt: IsNull() });
     return entities.map((entity) => String(entity.id));
@@ -49,7 +47,7 @@ export class GrantRepository {
 
   async listConnectedApps(userId: string): Promise<ConnectedApp[]> {
     const rows: Array<{ client_id: string; name: string; scope: string; first: Date }> =
-      await this.dataSource.query(
+      await this.source.query(
         `SELECT g.client_id, c.name, c.scope, min(g.created_at) AS first
            FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
           WHERE g.user_id = $1 AND g.revoked_at IS NULL

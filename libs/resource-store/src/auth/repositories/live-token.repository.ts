@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 
 /** A token the resource API must accept: what its introspection record is built from. */
 export interface LiveToken {
@@ -41,7 +41,7 @@ interface LiveTokenRow {
  * API when Redis misses a token (after Redis restarted empty): both by the same rule, so they never disagree.
  */
 export class LiveTokenRepository {
-  constructor(private readonly source: DataSource | EntityManager) {}
+  constructor(private readonly source: DataSource) {}
 
   /** Every live token, or only the one of `tokenHash` (none when it is unknown, revoked or expired). */
   async list(filter: { tokenHash?: string } = {}): Promise<LiveToken[]> {

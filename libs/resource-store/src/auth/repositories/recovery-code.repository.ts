@@ -1,8 +1,8 @@
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { RecoveryCodeEntity } from '../entities';
 
 export class RecoveryCodeRepository {
-  constructor(private readonly source: DataSource | EntityManager) {}
+  constructor(private readonly source: DataSource) {}
 
   /** Replaces the user's codes with a new set (hashes only). */
   async replaceAll(userId: string, codeHashes: string[]): Promise<void> {

@@ -40,10 +40,10 @@ function returnedRows<T>(result: unknown): T[] {
 }
 
 export class TokenRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly source: DataSource) {}
 
   private get repository() {
-    return this.dataSource.getRepository(OAuthTokenEntity);
+    return this.source.getRepository(OAuthTokenEntity);
   }
 
   /** Inserts tokens and returns their ids, in order. */
@@ -65,7 +65,7 @@ export class TokenRepository {
 
   /** Revokes every live token of a grant; returns their hashes so their introspection records can go too. */
   async revokeByGrant(grantId: string): Promise<string[]> {
-    const result = await this.dataSource.query(
+    const result = await this.source.query(
       `UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL RETURNING token_hash`,
       [grantId],
     );
@@ -74,7 +74,7 @@ export class TokenRepository {
 
   /** The grants of every token issued from one authorization code (for code-reuse revocation). */
   async findGrantIdsByCode(codeHash: string): Promise<string[]> {
-    const rows: Array<{ grant_id: string }> = await this.dataSource.query(
+    const rows: Array<{ grant_id: string }> = await this.source.query(
       `SELECT DISTINCT grant_id FROM oauth_tokens WHERE authorization_code_hash = $1 AND grant_id IS NOT NULL`,
       [codeHash],
     );
@@ -110,7 +110,7 @@ export class TokenRepository {
   /** Revokes one personal token of this user; undefined when there is none (another user's id included). */
   async revokePersonal(userId: string, id: string): Promise<string | undefined> {
     if (!isResourceId(id)) return undefined;
-    const result = await this.dataSource.query(
+    const result = await this.source.query(
       `UPDATE oauth_tokens SET revoked_at = now()
         WHERE id = $1 AND user_id = $2 AND kind = 'personal' AND revoked_at IS NULL RETURNING token_hash`,
       [id, userId],
@@ -120,7 +120,7 @@ export class TokenRepository {
 
   /** Ids of every token of the user, revoked ones included (their Redis "last used" stamps go on deletion). */
   async listIdsOfUser(userId: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
+    const rows: Array<{ id: string }> = await this.source.query(
       'SELECT id::text FROM oauth_tokens WHERE user_id = $1',
       [userId],
     );
@@ -133,7 +133,7 @@ export class TokenRepository {
    */
   async revokeAllOf(owner: { userId: string } | { clientId: string }): Promise<RevokedTokens> {
     const [column, value] = 'userId' in owner ? ['user_id', owner.userId] : ['client_id', owner.clientId];
-    return this.dataSource.transaction(async (manager) => {
+    return this.source.transaction(async (manager) => {
       const tokens = await manager.query(
         `UPDATE oauth_tokens SET revoked_at = now() WHERE ${column} = $1 AND revoked_at IS NULL RETURNING token_hash`,
         [value],

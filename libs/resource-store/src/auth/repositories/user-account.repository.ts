@@ -18,11 +18,11 @@ export interface UserAccountSummary {
  * hang off it. Creating and deleting an account touches both, so it happens here, in one transaction.
  */
 export class UserAccountRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly source: DataSource) {}
 
   /** The users row and its credential, both or neither. */
   async create(user: NewUser, credential: Omit<Credential, 'userId'>): Promise<User> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.source.transaction(async (manager) => {
       const created = await new UserRepository(manager).create(user);
       await new CredentialRepository(manager).create({ ...credential, userId: created.id });
       return created;
@@ -38,7 +38,7 @@ export class UserAccountRepository {
       last_name: string | null;
       joined: Date;
       otp: boolean;
-    }> = await this.dataSource.query(
+    }> = await this.source.query(
       `SELECT u.id::text AS id, u.email, u.first_name, u.last_name, u.created_at AS joined,
               (c.otp_enabled_at IS NOT NULL) AS otp
          FROM users u LEFT JOIN auth_credentials c ON c.user_id = u.id
@@ -59,7 +59,7 @@ export class UserAccountRepository {
   /** A user by id (digits) or by email (case-insensitive, as sign-in matches it). */
   async findByIdOrEmail(idOrEmail: string): Promise<{ id: string; email: string } | undefined> {
     const byId = isResourceId(idOrEmail);
-    const rows: Array<{ id: string; email: string }> = await this.dataSource.query(
+    const rows: Array<{ id: string; email: string }> = await this.source.query(
       `SELECT id::text, email FROM users WHERE ${byId ? 'id = $1' : 'lower(email) = lower($1)'}`,
       [idOrEmail],
     );
@@ -71,7 +71,7 @@ export class UserAccountRepository {
    * registered (`oauth_clients.owner_user_id` is SET NULL, not a cascade), in one transaction.
    */
   async deleteWithOwnedClients(userId: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.source.transaction(async (manager) => {
       await manager.query('DELETE FROM oauth_clients WHERE owner_user_id = $1', [userId]);
       await manager.query('DELETE FROM users WHERE id = $1', [userId]);
     });
