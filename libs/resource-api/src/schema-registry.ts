@@ -105,6 +105,12 @@ export class SchemaRegistry {
     return state as Body;
   }
 
+  /** Validates a full writable state (a PUT body with nothing to merge); returns it as the schema's derived type. */
+  parseState<Body extends object>(name: string, state: Record<string, unknown>): Body {
+    this.assertValidState(name, state);
+    return state as Body;
+  }
+
   /**
    * Validates one writable member of a body on its own with its published schema (an entry update's
    * `transaction`, which the merged state leaves out); fields are named from the body (`transaction.account`).

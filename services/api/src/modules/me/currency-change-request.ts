@@ -1,5 +1,6 @@
 import { inputError } from '@pfs/errors';
 import { Decimal, isKnownCurrency, parseAmount, RATE_SIGNIFICANT_DIGITS } from '@pfs/money';
+import type { MeBody } from './me.schema';
 
 export const CURRENCY_UPDATE_MODES = ['historical', 'custom', 'sign'] as const;
 export type CurrencyUpdateMode = (typeof CURRENCY_UPDATE_MODES)[number];
@@ -76,16 +77,17 @@ function readCustomItem(
 }
 
 /**
- * Reads `currency` of a normalised PUT /me body: `main`, `update` (historical by default), `update_accounts`,
- * `custom_exchange_rate` (needed when update is custom and main changes) and `custom` (one object, or the
- * array GET /me shows). Field errors name `currency.<field>`.
+ * Reads `currency` of a PUT /me body the published schema has checked (types, enum, pattern): `main`, `update`
+ * (historical by default), `update_accounts`, `custom_exchange_rate` (needed when update is custom and main
+ * changes) and `custom` (one object, or the array GET /me shows: the schema leaves it open, so its items are
+ * read here). Field errors name `currency.<field>`.
  */
-export function readCurrencyRequest(currency: Record<string, unknown>, oldMain: string): CurrencyRequest {
+export function readCurrencyRequest(currency: MeBody['currency'], oldMain: string): CurrencyRequest {
   const errors: FieldError[] = [];
-  const main = String(currency.main);
+  const main = currency.main;
   if (!isKnownCurrency(main))
     errors.push({ field: 'currency.main', error: 'must be a known ISO 4217 currency code' });
-  const mode = (currency.update as CurrencyUpdateMode | undefined) ?? 'historical';
+  const mode = currency.update ?? 'historical';
   const changes = main !== oldMain;
   let customExchangeRate: string | undefined;
   if (changes && mode === 'custom') {

@@ -3,9 +3,10 @@ import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { ratesReady } from '../../http/rates-ready';
 import { presentUser } from './me.presenter';
+import type { MeBody } from './me.schema';
 import { updateMe } from './update-me.use-case';
 
-const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+const text = (value: string | undefined) => (typeof value === 'string' && value !== '' ? value : null);
 
 /**
  * `PUT /me` (user:rw): replaces the writable profile (names, main currency, start day, locale, timezone,
@@ -21,8 +22,8 @@ export function updateMeRoutes(deps: ApiDependencies): Router {
   router.put('/me', requireScope('user:rw'), ratesReady(deps.rates), async (req, res) => {
     const clientModified = readClientModified(req.body);
     const { modified: _ignored, ...state } = api.schemas.normalizeUpdate('me', req.body);
-    api.schemas.assertValidState('me', state);
-    assertExtraSize(state.extra);
+    const body = api.schemas.parseState<MeBody>('me', state);
+    assertExtraSize(body.extra);
     const user = await updateMe(
       {
         ...deps,
@@ -37,15 +38,15 @@ export function updateMeRoutes(deps: ApiDependencies): Router {
         userId: userIdOf(req),
         clientModified,
         profile: {
-          firstName: text(state.first_name),
-          lastName: text(state.last_name),
-          startDay: (state.start_day as number | undefined) ?? 1,
-          locale: text(state.locale),
-          timezone: text(state.timezone),
-          country: text(state.country),
-          extra: (state.extra as Record<string, unknown> | undefined) ?? null,
+          firstName: text(body.first_name),
+          lastName: text(body.last_name),
+          startDay: body.start_day ?? 1,
+          locale: text(body.locale),
+          timezone: text(body.timezone),
+          country: text(body.country),
+          extra: body.extra ?? null,
         },
-        currency: state.currency as Record<string, unknown>,
+        currency: body.currency,
         presentCurrent: presentUser,
       },
     );

@@ -9,6 +9,7 @@ import {
 } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
 import { changeMainCurrency } from './change-main-currency.use-case';
+import type { MeBody } from './me.schema';
 import { MAX_CUSTOM_RATES, readCurrencyRequest } from './currency-change-request';
 import { nextCustomRates, nextRecentCurrencies } from './currency-settings';
 
@@ -17,7 +18,7 @@ export interface UpdateMeInput {
   clientModified: Date;
   /** The profile fields of the body; the currency fields come from `currency`. */
   profile: Omit<ProfileUpdate, 'currency' | 'recentCurrencies' | 'customRates'>;
-  currency: Record<string, unknown>;
+  currency: MeBody['currency'];
   /** The current profile as the 409 body shows it. */
   presentCurrent(user: User): Record<string, unknown>;
 }
