@@ -14,9 +14,6 @@ export function linkOf(operation: OperationDeclaration & { handler?: unknown }):
   return link;
 }
 
-const isLegacy = (resource: PublishedResource | ResourceSchema): resource is ResourceSchema =>
-  'links' in resource;
-
 function linksOf(resource: PublishedResource, operations: readonly OperationDeclaration[]): HyperLink[] {
   const name = resource.schema.name;
   const byRel = new Map<string, OperationDeclaration>();
@@ -42,18 +39,15 @@ function linksOf(resource: PublishedResource, operations: readonly OperationDecl
  * The resources as their documents publish them (`/schema/<name>`, `/openapi.json`): each schema with the
  * links of the operations naming it, in the order the owner lists its relations, and the resources in
  * `order`. Neither depends on the order modules come in, so no module's place changes an answer.
- * A resource given with its `links` already (a module not yet on operations) is published as it is.
  */
 export function publishResources(
-  resources: Array<PublishedResource | ResourceSchema>,
+  resources: readonly PublishedResource[],
   operations: readonly OperationDeclaration[],
   order: readonly string[],
 ): ResourceSchema[] {
   const published = new Map<string, ResourceSchema>();
   for (const resource of resources) {
-    const schema = isLegacy(resource)
-      ? resource
-      : { ...resource.schema, links: linksOf(resource, operations) };
+    const schema = { ...resource.schema, links: linksOf(resource, operations) };
     if (!order.includes(schema.name))
       throw new Error(`the resource ${schema.name} has no place in the order`);
     if (published.has(schema.name)) throw new Error(`two resources are named ${schema.name}`);

@@ -40,9 +40,6 @@ export function buildApiApp(deps: ApiDependencies, modules: readonly ApiModule[]
       apiContextOf,
     ),
   );
-  for (const module of modules) {
-    if (module.routes) app.use(module.routes(deps));
-  }
   app.use(methodNotAllowed(published.flatMap((schema) => schema.links)));
   app.use(routeNotFoundMiddleware);
   app.use(errorMiddleware(deps.logger));

@@ -14,6 +14,7 @@ import {
   httpsMiddleware,
   jsonBodyTypes,
   negotiateMediaType,
+  operationsRouter,
   placeholderBodies,
   requireJsonBody,
 } from '@pfs/resource-api';
@@ -27,9 +28,11 @@ import { personalTokenUseRecorder } from '../middleware/personal-token-use';
 import { TokenRecordFallback } from '../middleware/token-record-fallback';
 import type { ApiModule } from '../modules/api-module';
 import { exportFilesRoutes } from '../modules/exports/export-files.routes';
+import { operationsOf } from '../modules/api-module';
 import { meModule } from '../modules/me/me.module';
-import { isGetMe, meRoutes } from '../modules/me/me.routes';
+import { isGetMe } from '../modules/me/me.routes';
 import { schemaRoutes } from '../modules/schema/schema.routes';
+import { apiContextOf } from './api-operation';
 import { oneLayer } from './one-layer';
 import { recordedHeaders } from './recorded-headers';
 
@@ -74,16 +77,21 @@ export function frontDoor(
       recoverRecord: (token) => fallback.recover(token),
     }),
     // The authentication step read the cached `/me` beside the token: answer it right here (hotGetMe).
-    ...(modules.includes(meModule) ? [hotGetMe(meRoutes(deps))] : []),
+    ...(modules.includes(meModule) ? [hotGetMe(getMeRouter(deps))] : []),
     // File routes take and send other media types, so they answer before the JSON-only checks.
     filesRouter,
-    ...modules.flatMap((module) => (module.fileRoutes ? [module.fileRoutes(deps)] : [])),
     negotiateMediaType,
     requireJsonBody,
     express.json({ type: jsonBodyTypes, limit: '256kb', verify: jsonDepthVerifier() }),
     bodyTextGuard,
     placeholderBodies(deps.resourceApi.schemas),
   );
+}
+
+/** The router of `GET /me` alone, from the me module's own operation (its scope check included). */
+function getMeRouter(deps: ApiDependencies): RequestHandler {
+  const getMe = operationsOf(meModule, deps).filter((operation) => operation.rel === 'self');
+  return operationsRouter(getMe, apiContextOf);
 }
 
 const hasNoBody = (req: Request) =>

@@ -1,5 +1,4 @@
-import type { PublishedResource, ResourceSchema } from '@pfs/resource-api';
-import type { Router } from 'express';
+import type { PublishedResource } from '@pfs/resource-api';
 import type { ApiDependencies } from '../dependencies';
 import type { ApiHandlers, ApiOperation, DeclaredOperation } from '../http/api-operation';
 
@@ -17,12 +16,6 @@ export interface ApiModule {
   operations?: readonly DeclaredOperation[];
   /** Builds the module's handlers once per app (repositories and use cases from the dependencies). */
   handlers?(deps: ApiDependencies): ApiHandlers;
-  /** A module not yet on operations: its schemas, links included. */
-  schemas?: ResourceSchema[];
-  /** A module not yet on operations: its JSON routes, mounted after the operations. */
-  routes?(deps: ApiDependencies): Router;
-  /** A module not yet on operations: its file routes, mounted before Accept negotiation and the JSON parser. */
-  fileRoutes?(deps: ApiDependencies): Router;
 }
 
 /** A module as written: its operations name only handlers it has. */

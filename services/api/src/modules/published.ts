@@ -24,7 +24,7 @@ export const PUBLISHED_ORDER: readonly string[] = [
 /** Every resource as published, links included, from the modules' static declarations (no app needed). */
 export function publishedSchemas(modules: readonly ApiModule[]): ResourceSchema[] {
   return publishResources(
-    modules.flatMap((module) => [...(module.resources ?? []), ...(module.schemas ?? [])]),
+    modules.flatMap((module) => module.resources ?? []),
     modules.flatMap((module) => module.operations ?? []),
     PUBLISHED_ORDER,
   );

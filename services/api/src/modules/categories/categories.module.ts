@@ -1,9 +1,16 @@
-import type { ApiModule } from '../api-module';
-import { categoriesRoutes } from './categories.routes';
+import { apiModule } from '../api-module';
+import { categoriesHandlers, categoriesOperations } from './categories.routes';
 import { categoriesSchema } from './categories.schema';
 
-export const categoriesModule: ApiModule = {
+export const categoriesModule = apiModule({
   name: 'categories',
-  schemas: [categoriesSchema],
-  routes: categoriesRoutes,
-};
+  // sums is served by the reports module.
+  resources: [
+    {
+      schema: categoriesSchema,
+      rels: ['list', 'create', 'self', 'update', 'patch', 'delete', 'merge', 'sums'],
+    },
+  ],
+  operations: categoriesOperations,
+  handlers: categoriesHandlers,
+});

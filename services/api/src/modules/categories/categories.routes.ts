@@ -5,14 +5,15 @@ import {
   parseEnumParam,
   parseListParam,
   parseSearchParam,
-  requireScope,
   updateFromRequest,
-  userIdOf,
 } from '@pfs/resource-api';
 import { categoriesTable, CategoryRepository } from '@pfs/resource-store';
-import { Request, Router } from 'express';
+import { Request } from 'express';
+import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import type { ApiDependencies } from '../../dependencies';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { presentCategory } from './categories.presenter';
+import { categoriesListQuery } from './categories.schema';
 
 const TYPES = ['expense', 'income', 'system'];
 
@@ -25,8 +26,7 @@ function readFilters(req: Request) {
   };
 }
 
-export function categoriesRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function categoriesHandlers(deps: ApiDependencies) {
   const categories = new CategoryRepository(deps.dataSource);
   const api = deps.resourceApi;
 
@@ -36,8 +36,8 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
     }
   };
 
-  router.get('/categories', requireScope('categories:r'), async (req, res) => {
-    const userId = userIdOf(req);
+  const list: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const params = api.parseList(req, { endpoint: 'categories' });
     const result = await categories.list(userId, params, readFilters(req));
     const ids = result.items.map((item) => item.id);
@@ -57,9 +57,9 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
       result,
       present: (item) => presentCategory(item, counts.get(item.id)),
     });
-  });
+  };
 
-  router.post('/categories/merge', requireScope('categories:rw'), async (req, res) => {
+  const merge: ApiHandler = async (ctx, req, res) => {
     const body = req.body as { categories?: unknown; category?: unknown };
     const sources = Array.isArray(body?.categories) ? body.categories.map(String) : undefined;
     const target = typeof body?.category === 'string' ? body.category : undefined;
@@ -68,17 +68,17 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
     }
     if (!target || !isResourceId(target))
       throw inputError([{ field: 'category', error: 'must be a category id' }]);
-    const userId = userIdOf(req);
+    const userId = ctx.userId;
     const found = await categories.findLiveIds(userId, [...new Set([...sources, target])]);
     const missing = [...new Set([...sources, target])].filter((id) => !found.some((c) => c.id === id));
     if (missing.length) throw notFound('Category', missing[0]);
     found.forEach(refuseSystem);
     await categories.merge(userId, sources, target);
     api.respond.sendNoContent(res);
-  });
+  };
 
-  router.get('/categories/:id', requireScope('categories:r'), async (req, res) => {
-    const userId = userIdOf(req);
+  const get: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const category = await categories.findById(userId, String(req.params.id));
     if (!category) throw notFound('Category', String(req.params.id));
     const counts = await categories.countsFor(userId, [category.id]);
@@ -89,11 +89,11 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
       presentCategory(category, counts.get(category.id)),
       category.modifiedAt,
     );
-  });
+  };
 
-  router.post('/categories', requireScope('categories:rw'), async (req, res) => {
+  const create: ApiHandler = async (ctx, req, res) => {
     const state = await parseCreateBody(api.schemas, 'categories', req.body);
-    const userId = userIdOf(req);
+    const userId = ctx.userId;
     const created = await categories.create(userId, state);
     const counts = await categories.countsFor(userId, [created.id]);
     api.respond.sendCreated(
@@ -103,46 +103,138 @@ export function categoriesRoutes(deps: ApiDependencies): Router {
       created.id,
       presentCategory(created, counts.get(created.id)),
     );
-  });
-
-  const update = (mode: 'put' | 'patch') => async (req: Request, res: import('express').Response) => {
-    const userId = userIdOf(req);
-    const id = String(req.params.id);
-    const updated = await updateFromRequest({
-      req,
-      schema: 'categories',
-      schemas: api.schemas,
-      mode,
-      update: (decide) =>
-        categories.update(userId, id, async (current, loadRevision) => {
-          refuseSystem(current);
-          return decide(current, loadRevision);
-        }),
-      toSnapshot: categoriesTable.options.toSnapshot,
-      present: (record) => presentCategory(record),
-      what: 'Category',
-      id,
-    });
-    const counts = await categories.countsFor(userId, [updated.id]);
-    api.respond.sendObject(
-      req,
-      res,
-      'categories',
-      presentCategory(updated, counts.get(updated.id)),
-      updated.modifiedAt,
-    );
   };
-  router.put('/categories/:id', requireScope('categories:rw'), update('put'));
-  router.patch('/categories/:id', requireScope('categories:rw'), update('patch'));
 
-  router.delete('/categories/:id', requireScope('categories:rw'), async (req, res) => {
-    const userId = userIdOf(req);
+  const update =
+    (mode: 'put' | 'patch'): ApiHandler =>
+    async (ctx, req, res) => {
+      const userId = ctx.userId;
+      const id = String(req.params.id);
+      const updated = await updateFromRequest({
+        req,
+        schema: 'categories',
+        schemas: api.schemas,
+        mode,
+        update: (decide) =>
+          categories.update(userId, id, async (current, loadRevision) => {
+            refuseSystem(current);
+            return decide(current, loadRevision);
+          }),
+        toSnapshot: categoriesTable.options.toSnapshot,
+        present: (record) => presentCategory(record),
+        what: 'Category',
+        id,
+      });
+      const counts = await categories.countsFor(userId, [updated.id]);
+      api.respond.sendObject(
+        req,
+        res,
+        'categories',
+        presentCategory(updated, counts.get(updated.id)),
+        updated.modifiedAt,
+      );
+    };
+
+  const remove: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const current = await categories.findById(userId, String(req.params.id));
     if (!current) throw notFound('Category', String(req.params.id));
     refuseSystem(current);
     await categories.delete(userId, current.id);
     api.respond.sendNoContent(res);
-  });
+  };
 
-  return router;
+  return { list, create, get, replace: update('put'), patch: update('patch'), remove, merge };
 }
+
+export type CategoriesHandlers = ReturnType<typeof categoriesHandlers>;
+
+const resource = 'categories';
+
+export const categoriesOperations: Array<DeclaredOperation<CategoriesHandlers>> = [
+  {
+    resource,
+    rel: 'list',
+    href: '/categories',
+    method: 'GET',
+    title: 'List categories',
+    hrefSchema: categoriesListQuery,
+    target: 'list',
+    scope: 'categories:r',
+    handler: 'list',
+  },
+  {
+    resource,
+    rel: 'create',
+    href: '/categories',
+    method: 'POST',
+    title: 'Create a category',
+    submission: 'create',
+    target: 'object',
+    scope: 'categories:rw',
+    handler: 'create',
+  },
+  {
+    resource,
+    rel: 'self',
+    href: '/categories/{id}',
+    method: 'GET',
+    title: 'Get a category',
+    target: 'object',
+    scope: 'categories:r',
+    handler: 'get',
+  },
+  {
+    resource,
+    rel: 'update',
+    href: '/categories/{id}',
+    method: 'PUT',
+    title: 'Replace a category',
+    submission: 'update',
+    target: 'object',
+    scope: 'categories:rw',
+    handler: 'replace',
+  },
+  {
+    resource,
+    rel: 'patch',
+    href: '/categories/{id}',
+    method: 'PATCH',
+    title: 'Change some fields (JSON merge patch)',
+    submission: 'patch',
+    target: 'object',
+    scope: 'categories:rw',
+    handler: 'patch',
+  },
+  {
+    resource,
+    rel: 'delete',
+    href: '/categories/{id}',
+    method: 'DELETE',
+    title: 'Delete a category',
+    scope: 'categories:rw',
+    handler: 'remove',
+  },
+  {
+    resource,
+    rel: 'merge',
+    href: '/categories/merge',
+    method: 'POST',
+    title: 'Merge categories into one',
+    submission: {
+      type: 'object',
+      required: ['categories', 'category'],
+      properties: {
+        categories: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 500,
+          items: { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` },
+        },
+        category: { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` },
+      },
+    },
+    scope: 'categories:rw',
+    handler: 'merge',
+  },
+];

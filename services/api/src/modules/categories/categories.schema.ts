@@ -1,5 +1,4 @@
-import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
-import type { ResourceSchema } from '@pfs/resource-api';
+import type { ResourceDefinition } from '@pfs/resource-api';
 
 const countsProperties = Object.fromEntries(
   [
@@ -16,7 +15,7 @@ const countsProperties = Object.fromEntries(
   ].map((key) => [key, { type: 'integer', minimum: 0 }]),
 );
 
-const listQuery = {
+export const categoriesListQuery = {
   type: 'object',
   properties: {
     page: { type: 'integer', minimum: 0, default: 0 },
@@ -29,7 +28,7 @@ const listQuery = {
   },
 };
 
-export const categoriesSchema: ResourceSchema = {
+export const categoriesSchema: ResourceDefinition = {
   name: 'categories',
   title: 'Category',
   description: 'A category of entries, typed expense or income.',
@@ -44,77 +43,4 @@ export const categoriesSchema: ResourceSchema = {
   },
   createRequired: ['name', 'type'],
   updateRequired: ['name', 'type'],
-  links: [
-    {
-      rel: 'list',
-      href: '/categories',
-      method: 'GET',
-      title: 'List categories',
-      hrefSchema: listQuery,
-      target: 'list',
-      scope: 'categories:r',
-    },
-    {
-      rel: 'create',
-      href: '/categories',
-      method: 'POST',
-      title: 'Create a category',
-      submission: 'create',
-      target: 'object',
-      scope: 'categories:rw',
-    },
-    {
-      rel: 'self',
-      href: '/categories/{id}',
-      method: 'GET',
-      title: 'Get a category',
-      target: 'object',
-      scope: 'categories:r',
-    },
-    {
-      rel: 'update',
-      href: '/categories/{id}',
-      method: 'PUT',
-      title: 'Replace a category',
-      submission: 'update',
-      target: 'object',
-      scope: 'categories:rw',
-    },
-    {
-      rel: 'patch',
-      href: '/categories/{id}',
-      method: 'PATCH',
-      title: 'Change some fields (JSON merge patch)',
-      submission: 'patch',
-      target: 'object',
-      scope: 'categories:rw',
-    },
-    {
-      rel: 'delete',
-      href: '/categories/{id}',
-      method: 'DELETE',
-      title: 'Delete a category',
-      scope: 'categories:rw',
-    },
-    {
-      rel: 'merge',
-      href: '/categories/merge',
-      method: 'POST',
-      title: 'Merge categories into one',
-      submission: {
-        type: 'object',
-        required: ['categories', 'category'],
-        properties: {
-          categories: {
-            type: 'array',
-            minItems: 1,
-            maxItems: 500,
-            items: { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` },
-          },
-          category: { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` },
-        },
-      },
-      scope: 'categories:rw',
-    },
-  ],
 };

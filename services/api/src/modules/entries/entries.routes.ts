@@ -4,16 +4,14 @@ import {
   pageAsSent,
   parseCreateBody,
   readClientModified,
-  requireScope,
   sendStoredPage,
   StoredPages,
-  userIdOf,
 } from '@pfs/resource-api';
 import { buildEntryFilters, entriesTable, readListVersion, type Snapshot } from '@pfs/resource-store';
-import { type Request, type Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { idempotentPost } from '../../http/idempotent-post';
-import { ratesReady } from '../../http/rates-ready';
+import { withRates } from '../../http/rates-ready';
 import { requestContext } from '../../http/request-context';
 import { ledgerDepsOf } from '../../ledger-deps';
 import { readExpand, sendExpanded } from '../repeats/expand-list';
@@ -25,7 +23,8 @@ import { readRepeatRule } from '../repeats/repeat-rule';
 import { createRepeatingEntry } from '../repeats/repeat-series.use-case';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
 import { presentEntry } from './entries.presenter';
-import type { EntryBody } from './entry-body.schema';
+import { type EntryBody, id } from './entry-body.schema';
+import { entryListQuery } from './entry-queries.schema';
 import { assertEntryRules, entryDraftOf } from './entry-draft';
 import { isUnfiltered, readEntryFilters } from '../../http/entry-filters';
 import { entryPresenterFor } from './entry-presenter-for';
@@ -37,17 +36,15 @@ import { manageEntries, readManageRequest } from './manage-entries.use-case';
  * (`/entries/sums`, `/entries/timeline`) and `/entries/locations` are their own modules, mounted before this
  * one so that `/entries/{id}` does not take their paths.
  */
-export function entriesRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function entriesHandlers(deps: ApiDependencies) {
   const api = deps.resourceApi;
   const ledger = ledgerDepsOf(deps);
   const idempotent = idempotentPost(deps.dataSource);
   const presenterFor = entryPresenterFor(deps);
   const storedPages = new StoredPages();
-  router.use('/entries', ratesReady(deps.rates));
 
-  router.get('/entries', requireScope('entries:r'), async (req, res) => {
-    const userId = userIdOf(req);
+  const list: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const params = api.parseList(req, { endpoint: 'entries' });
     const filters = readEntryFilters(req);
     const seriesFilter = readRepeatFilter(req);
@@ -88,25 +85,25 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       present: await presenterFor(userId, result.items, settings),
     });
     storedPages.set(storedKey, pageAsSent(res, version, prepared));
-  });
+  };
 
-  router.post('/entries/manage', requireScope('entries:rw'), async (req, res) => {
+  const manage: ApiHandler = async (ctx, req, res) => {
     const request = readManageRequest(req.body);
     await idempotent(req, res, async () => {
-      await manageEntries(ledger, userIdOf(req), request);
+      await manageEntries(ledger, ctx.userId, request);
       return { status: 204, headers: {} };
     });
-  });
+  };
 
-  router.get('/entries/:id', requireScope('entries:r'), async (req, res) => {
-    const userId = userIdOf(req);
+  const get: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const entry = await entriesTable.findById(deps.dataSource, userId, String(req.params.id));
     if (!entry) throw notFound('Entry', String(req.params.id));
     const present = await presenterFor(userId, [entry]);
     api.respond.sendObject(req, res, 'entries', present(entry), entry.modifiedAt);
-  });
+  };
 
-  router.post('/entries', requireScope('entries:rw'), async (req, res) => {
+  const create: ApiHandler = async (ctx, req, res) => {
     await idempotent(req, res, async () => {
       const isBatch = Array.isArray(req.body);
       const bodies: unknown[] = isBatch ? req.body : [req.body];
@@ -134,48 +131,158 @@ export function entriesRoutes(deps: ApiDependencies): Router {
       const rule = bodies[0] && (bodies[0] as { repeat?: unknown }).repeat;
       const created =
         !isBatch && rule !== undefined && rule !== null
-          ? await createRepeatingEntry(ledger, userIdOf(req), drafts[0], readRepeatRule(rule))
-          : await createEntries(ledger, userIdOf(req), drafts, { fieldsByIndex: isBatch });
-      const present = await presenterFor(userIdOf(req), created);
+          ? await createRepeatingEntry(ledger, ctx.userId, drafts[0], readRepeatRule(rule))
+          : await createEntries(ledger, ctx.userId, drafts, { fieldsByIndex: isBatch });
+      const present = await presenterFor(ctx.userId, created);
       const answer = api.respond.created(res, 'entries', '/entries', created[0].id, present(created[0]));
       // A batch answers every created entry, in the order sent; Location names the first.
       return isBatch ? { ...answer, body: created.map(present) } : answer;
     });
-  });
-
-  const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {
-    const userId = userIdOf(req);
-    const clientModified = readClientModified(req.body);
-    const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('entries', req.body);
-    const intended = (edited: Snapshot): Snapshot => {
-      if (mode === 'put') return canonicalEntryState(body);
-      const patched = applyMergePatch(edited, { ...(req.body as object), modified: undefined });
-      const { modified: _m, ...state } = api.schemas.normalizeUpdate('entries', patched);
-      return canonicalEntryState(state);
-    };
-    const updated = await updateSeriesEntry(
-      ledger,
-      userId,
-      {
-        id: String(req.params.id),
-        clientModified,
-        intended,
-        transfer: readTransferIntent(mode, req.body, body, api.schemas),
-        parseState: (state) => api.schemas.parseStoredState<EntryBody>('entries', state),
-        presentCurrent: (entry) => presentEntry(entry),
-      },
-      readSeriesEdit(req, mode),
-    );
-    const present = await presenterFor(userId, [updated]);
-    api.respond.sendObject(req, res, 'entries', present(updated), updated.modifiedAt);
   };
-  router.put('/entries/:id', requireScope('entries:rw'), update('put'));
-  router.patch('/entries/:id', requireScope('entries:rw'), update('patch'));
 
-  router.delete('/entries/:id', requireScope('entries:rw'), async (req, res) => {
-    await deleteSeriesEntry(ledger, userIdOf(req), String(req.params.id), readSeriesScope(req, 'delete'));
+  const update =
+    (mode: 'put' | 'patch'): ApiHandler =>
+    async (ctx, req, res) => {
+      const userId = ctx.userId;
+      const clientModified = readClientModified(req.body);
+      const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('entries', req.body);
+      const intended = (edited: Snapshot): Snapshot => {
+        if (mode === 'put') return canonicalEntryState(body);
+        const patched = applyMergePatch(edited, { ...(req.body as object), modified: undefined });
+        const { modified: _m, ...state } = api.schemas.normalizeUpdate('entries', patched);
+        return canonicalEntryState(state);
+      };
+      const updated = await updateSeriesEntry(
+        ledger,
+        userId,
+        {
+          id: String(req.params.id),
+          clientModified,
+          intended,
+          transfer: readTransferIntent(mode, req.body, body, api.schemas),
+          parseState: (state) => api.schemas.parseStoredState<EntryBody>('entries', state),
+          presentCurrent: (entry) => presentEntry(entry),
+        },
+        readSeriesEdit(req, mode),
+      );
+      const present = await presenterFor(userId, [updated]);
+      api.respond.sendObject(req, res, 'entries', present(updated), updated.modifiedAt);
+    };
+
+  const remove: ApiHandler = async (ctx, req, res) => {
+    await deleteSeriesEntry(ledger, ctx.userId, String(req.params.id), readSeriesScope(req, 'delete'));
     api.respond.sendNoContent(res);
-  });
+  };
 
-  return router;
+  // Every entries operation presents amounts converted with the rate table: each waits for it.
+  const rated = (handler: ApiHandler) => withRates(deps.rates, handler);
+  return {
+    list: rated(list),
+    create: rated(create),
+    get: rated(get),
+    replace: rated(update('put')),
+    patch: rated(update('patch')),
+    remove: rated(remove),
+    manage: rated(manage),
+  };
 }
+
+export type EntriesHandlers = ReturnType<typeof entriesHandlers>;
+
+const resource = 'entries';
+/** Id lists of POST /entries/manage (readManageRequest's bound). */
+const manageIds = { type: 'array', maxItems: 500, items: id };
+
+export const entriesOperations: Array<DeclaredOperation<EntriesHandlers>> = [
+  {
+    resource,
+    rel: 'list',
+    href: '/entries',
+    method: 'GET',
+    title: 'List entries',
+    hrefSchema: entryListQuery,
+    target: 'list',
+    scope: 'entries:r',
+    handler: 'list',
+  },
+  {
+    resource,
+    rel: 'create',
+    href: '/entries',
+    method: 'POST',
+    title: 'Create an entry, or many (a JSON array; all or nothing)',
+    submission: 'create',
+    // One entry answers the entry; a batch (an array) answers the created entries in order.
+    target: 'object-or-list',
+    scope: 'entries:rw',
+    handler: 'create',
+  },
+  {
+    resource,
+    rel: 'self',
+    href: '/entries/{id}',
+    method: 'GET',
+    title: 'Get an entry',
+    target: 'object',
+    scope: 'entries:r',
+    handler: 'get',
+  },
+  {
+    resource,
+    rel: 'update',
+    href: '/entries/{id}',
+    method: 'PUT',
+    title: 'Replace an entry',
+    submission: 'update',
+    target: 'object',
+    scope: 'entries:rw',
+    handler: 'replace',
+  },
+  {
+    resource,
+    rel: 'patch',
+    href: '/entries/{id}',
+    method: 'PATCH',
+    title: 'Change some fields (JSON merge patch)',
+    submission: 'patch',
+    target: 'object',
+    scope: 'entries:rw',
+    handler: 'patch',
+  },
+  {
+    resource,
+    rel: 'delete',
+    href: '/entries/{id}',
+    method: 'DELETE',
+    title: 'Delete an entry (and its transfer companion)',
+    scope: 'entries:rw',
+    handler: 'remove',
+  },
+  {
+    resource,
+    rel: 'manage',
+    href: '/entries/manage',
+    method: 'POST',
+    title: 'Set or add/remove tags, account or category on every entry matching `with`',
+    submission: {
+      type: 'object',
+      required: ['with'],
+      properties: {
+        with: {
+          type: 'object',
+          properties: {
+            tags: manageIds,
+            accounts: manageIds,
+            categories: manageIds,
+            description: { type: 'string' },
+          },
+        },
+        set: { type: 'object', properties: { tags: manageIds, account: id, category: id } },
+        add: { type: 'object', properties: { tags: manageIds } },
+        remove: { type: 'object', properties: { tags: manageIds } },
+      },
+    },
+    scope: 'entries:rw',
+    handler: 'manage',
+  },
+];

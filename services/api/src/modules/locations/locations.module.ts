@@ -1,8 +1,9 @@
-import type { ApiModule } from '../api-module';
-import { locationsRoutes } from './locations.routes';
+import { apiModule } from '../api-module';
+import { locationsHandlers, locationsOperations } from './locations.routes';
 
-/**
- * `/entries/locations` and `/entries/locations/{id}`: the places of the user's entries. Mounted before the
- * entries module, whose `/entries/{id}` would otherwise take `/entries/locations`.
- */
-export const locationsModule: ApiModule = { name: 'locations', routes: locationsRoutes };
+/** `/entries/locations` and `/entries/locations/{id}`: the places of the user's entries (on the entries resource). */
+export const locationsModule = apiModule({
+  name: 'locations',
+  operations: locationsOperations,
+  handlers: locationsHandlers,
+});

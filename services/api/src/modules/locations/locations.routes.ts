@@ -1,8 +1,10 @@
 import { inputError, notFound } from '@pfs/errors';
-import { formatModified, requireScope, userIdOf } from '@pfs/resource-api';
+import { formatModified } from '@pfs/resource-api';
 import { listEntryLocations, type LocationGroup } from '@pfs/resource-store';
-import { type Request, Router } from 'express';
+import { type Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
+import { entryListQuery } from '../entries/entry-queries.schema';
 import { readEntryFilters } from '../../http/entry-filters';
 
 const ENDPOINT = 'entries/locations';
@@ -59,12 +61,11 @@ function presentLocation(location: LocationGroup): Record<string, unknown> {
  * `GET /entries/locations` and `/entries/locations/{id}` (scope locations:r; docs/ledger.md): the places of
  * the user's entries, derived from the entries' `location`, with pagination, `since` and the entry filters.
  */
-export function locationsRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function locationsHandlers(deps: ApiDependencies) {
   const api = deps.resourceApi;
 
-  router.get('/entries/locations', requireScope('locations:r'), async (req, res) => {
-    const userId = userIdOf(req);
+  const locations: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const params = api.parseList(req, { endpoint: ENDPOINT });
     const result = await listEntryLocations(deps.dataSource, userId, {
       filters: readEntryFilters(req),
@@ -82,12 +83,12 @@ export function locationsRoutes(deps: ApiDependencies): Router {
       total: result.total,
       body: result.items.map(presentLocation),
     });
-  });
+  };
 
-  router.get('/entries/locations/:id', requireScope('locations:r'), async (req, res) => {
+  const location: ApiHandler = async (ctx, req, res) => {
     const key = String(req.params.id);
     if (key.length > 255) throw notFound('Location', key.slice(0, 40));
-    const result = await listEntryLocations(deps.dataSource, userIdOf(req), {
+    const result = await listEntryLocations(deps.dataSource, ctx.userId, {
       filters: {},
       includeDeleted: false,
       key,
@@ -96,6 +97,57 @@ export function locationsRoutes(deps: ApiDependencies): Router {
     });
     if (!result.items[0]) throw notFound('Location', key);
     api.respond.sendObject(req, res, 'entries', presentLocation(result.items[0]), result.items[0].modifiedAt);
-  });
-  return router;
+  };
+  return { locations, location };
 }
+
+export type LocationsHandlers = ReturnType<typeof locationsHandlers>;
+
+const resource = 'entries';
+
+export const locationsOperations: Array<DeclaredOperation<LocationsHandlers>> = [
+  {
+    resource,
+    rel: 'locations',
+    href: '/entries/locations',
+    method: 'GET',
+    title: 'The places of the entries (their `location`), with entry counts; nearest first around a point',
+    hrefSchema: {
+      type: 'object',
+      properties: {
+        ...(entryListQuery.properties as object),
+        latitude: { type: 'number', minimum: -90, maximum: 90 },
+        longitude: { type: 'number', minimum: -180, maximum: 180 },
+        radius: { type: 'number', minimum: 1, description: 'Metres around latitude/longitude.' },
+      },
+    },
+    target: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', description: 'The location id, or latitude,longitude when it has none.' },
+          venue_id: { type: 'string' },
+          latitude: { type: 'number' },
+          longitude: { type: 'number' },
+          counts: { type: 'object', properties: { entries: { type: 'integer' } } },
+          distance: { type: 'integer', description: 'Metres from latitude/longitude, when given.' },
+          modified: { type: 'string' },
+          deleted: { type: 'boolean' },
+        },
+      },
+    },
+    scope: 'locations:r',
+    handler: 'locations',
+  },
+  {
+    resource,
+    rel: 'location',
+    href: '/entries/locations/{id}',
+    method: 'GET',
+    title: 'One place of the entries',
+    target: { type: 'object' },
+    scope: 'locations:r',
+    handler: 'location',
+  },
+];

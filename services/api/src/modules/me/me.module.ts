@@ -1,22 +1,43 @@
-import type { ApiModule } from '../api-module';
-import { meRoutes } from './me.routes';
+import type { DeclaredOperation } from '../../http/api-operation';
+import { apiModule } from '../api-module';
+import { getMeHandler } from './me.routes';
 import { meSchema } from './me.schema';
-import { updateMeRoutes } from './update-me.routes';
+import { updateMeHandler } from './update-me.routes';
 
-// The link of PUT /me, added after the schema's own links (the reports module adds `summary` after it).
-meSchema.links.push({
-  rel: 'update',
-  href: '/me',
-  method: 'PUT',
-  title: 'Replace the profile',
-  submission: 'update',
-  target: 'object',
-  scope: 'user:rw',
+const meHandlers = (deps: Parameters<typeof updateMeHandler>[0]) => ({
+  get: getMeHandler(deps),
+  replace: updateMeHandler(deps),
 });
 
-/** GET /me and PUT /me. */
-export const meModule: ApiModule = {
-  name: 'me',
-  schemas: [meSchema],
-  routes: (deps) => meRoutes(deps).use(updateMeRoutes(deps)),
+/** `GET /me`, read by the front door's hot path too (it mounts this operation right after authentication). */
+const getMeOperation: DeclaredOperation<ReturnType<typeof meHandlers>> = {
+  resource: 'me',
+  rel: 'self',
+  href: '/me',
+  method: 'GET',
+  title: 'The authenticated user',
+  target: 'object',
+  scope: 'user:r',
+  handler: 'get',
 };
+
+/** GET /me and PUT /me; `summary` is served by the reports module. */
+export const meModule = apiModule({
+  name: 'me',
+  resources: [{ schema: meSchema, rels: ['self', 'update', 'summary'] }],
+  operations: [
+    getMeOperation,
+    {
+      resource: 'me',
+      rel: 'update',
+      href: '/me',
+      method: 'PUT',
+      title: 'Replace the profile',
+      submission: 'update',
+      target: 'object',
+      scope: 'user:rw',
+      handler: 'replace',
+    },
+  ],
+  handlers: meHandlers,
+});

@@ -1,8 +1,7 @@
 import { notFound } from '@pfs/errors';
-import { requireScope } from '@pfs/resource-api';
-import { Request, Response, Router } from 'express';
+import type { Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { requestContext } from '../../http/request-context';
+import type { ApiHandler } from '../../http/api-operation';
 import { presentUser } from './me.presenter';
 import { decodeRepresentation } from './user-profile-cache';
 
@@ -15,13 +14,12 @@ export const isGetMe = (req: Request) =>
  * record (one Redis round trip for the whole request); on a miss, read from Postgres, sent, and cached
  * unless the user was written meanwhile (UserProfileCache).
  */
-export function meRoutes(
+export function getMeHandler(
   deps: Pick<ApiDependencies, 'users' | 'resourceApi' | 'profileCache' | 'logger'>,
-): Router {
-  const router = Router();
+): ApiHandler {
   const respond = deps.resourceApi.respond;
-  router.get('/me', requireScope('user:r'), async (req: Request, res: Response) => {
-    const { userId, rateLimit } = requestContext(req);
+  return async (ctx, req, res) => {
+    const { userId, rateLimit } = ctx;
     const lookup = rateLimit.profile;
     const cached = lookup && 'cached' in lookup ? decodeRepresentation(lookup.cached) : undefined;
     if (cached) {
@@ -38,6 +36,5 @@ export function meRoutes(
         .catch((error) => deps.logger.warn({ err: error }, 'could not cache the user profile'));
     }
     respond.sendPrepared(req, res, 'me', prepared);
-  });
-  return router;
+  };
 }

@@ -1,4 +1,4 @@
-import type { ResourceSchema, WriteBodyOf } from '@pfs/resource-api';
+import type { ResourceDefinition, WriteBodyOf } from '@pfs/resource-api';
 
 /** The profile; written `as const` so the body type below is derived from what is published. */
 const properties = {
@@ -70,21 +70,11 @@ const updateRequired = ['currency'] as const;
 export type MeBody = WriteBodyOf<typeof properties, typeof updateRequired>;
 
 /** The user profile (`/me`); PUT /me is added by the ledger module on this same schema name. */
-export const meSchema: ResourceSchema = {
+export const meSchema: ResourceDefinition = {
   name: 'me',
   title: 'User',
   description: 'The authenticated user.',
   properties,
   createRequired: [],
   updateRequired: [...updateRequired],
-  links: [
-    {
-      rel: 'self',
-      href: '/me',
-      method: 'GET',
-      title: 'The authenticated user',
-      target: 'object',
-      scope: 'user:r',
-    },
-  ],
 };

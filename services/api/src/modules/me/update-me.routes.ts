@@ -1,7 +1,7 @@
-import { assertExtraSize, readClientModified, requireScope, userIdOf } from '@pfs/resource-api';
-import { Router } from 'express';
+import { assertExtraSize, readClientModified } from '@pfs/resource-api';
 import type { ApiDependencies } from '../../dependencies';
-import { ratesReady } from '../../http/rates-ready';
+import type { ApiHandler } from '../../http/api-operation';
+import { withRates } from '../../http/rates-ready';
 import { presentUser } from './me.presenter';
 import type { MeBody } from './me.schema';
 import { updateMe } from './update-me.use-case';
@@ -15,11 +15,10 @@ const text = (value: string | undefined) => (typeof value === 'string' && value 
  * The profile keeps no revision snapshots, so a write with an older issued `modified` cannot be merged: it
  * is a 409 with the current profile; a `modified` never issued is a 400 `error.modified.invalid`.
  */
-export function updateMeRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function updateMeHandler(deps: ApiDependencies): ApiHandler {
   const api = deps.resourceApi;
 
-  router.put('/me', requireScope('user:rw'), ratesReady(deps.rates), async (req, res) => {
+  const replace: ApiHandler = async (ctx, req, res) => {
     const clientModified = readClientModified(req.body);
     const { modified: _ignored, ...state } = api.schemas.normalizeUpdate('me', req.body);
     const body = api.schemas.parseState<MeBody>('me', state);
@@ -35,7 +34,7 @@ export function updateMeRoutes(deps: ApiDependencies): Router {
             .catch((error) => deps.logger.warn({ err: error, userId }, 'could not drop the cached profile')),
       },
       {
-        userId: userIdOf(req),
+        userId: ctx.userId,
         clientModified,
         profile: {
           firstName: text(body.first_name),
@@ -51,7 +50,7 @@ export function updateMeRoutes(deps: ApiDependencies): Router {
       },
     );
     api.respond.sendObject(req, res, 'me', presentUser(user), user.modifiedAt);
-  });
+  };
 
-  return router;
+  return withRates(deps.rates, replace);
 }

@@ -1,8 +1,8 @@
-import { parsePageParams, requireScopes, userIdOf } from '@pfs/resource-api';
+import { parsePageParams } from '@pfs/resource-api';
 import { inputError } from '@pfs/errors';
-import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
-import { ratesReady } from '../../http/rates-ready';
+import type { ApiHandler } from '../../http/api-operation';
+import { withRates } from '../../http/rates-ready';
 import { readEntryFilters } from '../../http/entry-filters';
 import { ledgerDepsOf } from '../../ledger-deps';
 import { sumEntriesByGroup } from './sum-by-group.use-case';
@@ -13,38 +13,33 @@ import { presentSumsRow } from './sums.presenter';
  * category over from..to in one currency, with the entry filters of `/entries`, paginated (page, per_page,
  * Link, X-Total-Count). Items `{tag | category, expenses, incomes, modified}`, the reference's sums item. They read entries, so they need entries:r beside tags:r or categories:r.
  */
-export function groupSumsRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function groupSumsHandler(deps: ApiDependencies, groupBy: 'tag' | 'category'): ApiHandler {
   const ledger = ledgerDepsOf(deps);
-  for (const [path, groupBy, scope, key] of [
-    ['/tags/sums', 'tag', 'tags:r', 'tag'],
-    ['/categories/sums', 'category', 'categories:r', 'category'],
-  ] as const) {
-    router.get(path, requireScopes(scope, 'entries:r'), ratesReady(deps.rates), async (req, res) => {
-      const userId = userIdOf(req);
-      if (typeof req.query.currency !== 'string')
-        throw inputError([{ field: 'currency', error: 'is required' }]);
-      const filters = readEntryFilters(req, { requireRange: true });
-      const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
-      const settings = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
-      const sums = await sumEntriesByGroup(ledger, userId, {
-        filters,
-        currency: req.query.currency,
-        groupBy,
-        customRates: settings.customRates,
-      });
-      // Entries without a category make one row without `category`: a row never holds null.
-      const body = sums.slice(page * perPage, (page + 1) * perPage).map((sum) => ({
-        ...(sum.group === null ? {} : { [key]: sum.group }),
-        ...presentSumsRow(sum),
-      }));
-      deps.resourceApi.respond.sendOffsetPage(req, res, groupBy === 'tag' ? 'tags' : 'categories', {
-        page,
-        perPage,
-        total: sums.length,
-        body,
-      });
+  const key = groupBy;
+  const sums: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
+    if (typeof req.query.currency !== 'string')
+      throw inputError([{ field: 'currency', error: 'is required' }]);
+    const filters = readEntryFilters(req, { requireRange: true });
+    const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
+    const settings = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
+    const rows = await sumEntriesByGroup(ledger, userId, {
+      filters,
+      currency: req.query.currency,
+      groupBy,
+      customRates: settings.customRates,
     });
-  }
-  return router;
+    // Entries without a category make one row without `category`: a row never holds null.
+    const body = rows.slice(page * perPage, (page + 1) * perPage).map((sum) => ({
+      ...(sum.group === null ? {} : { [key]: sum.group }),
+      ...presentSumsRow(sum),
+    }));
+    deps.resourceApi.respond.sendOffsetPage(req, res, groupBy === 'tag' ? 'tags' : 'categories', {
+      page,
+      perPage,
+      total: rows.length,
+      body,
+    });
+  };
+  return withRates(deps.rates, sums);
 }

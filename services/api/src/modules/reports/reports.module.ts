@@ -1,17 +1,18 @@
-import type { HyperLink } from '@pfs/resource-api';
-import { Router } from 'express';
-import type { ApiModule } from '../api-module';
-import { categoriesSchema } from '../categories/categories.schema';
-import { tagsSchema } from '../tags/tags.schema';
-import { sumsItem, sumsQuery } from '../entries/entry-queries.schema';
-import { meSchema } from '../me/me.schema';
-import { entrySumsRoutes } from './entry-sums.routes';
-import { groupSumsRoutes } from './group-sums.routes';
+import type { ApiDependencies } from '../../dependencies';
+import type { DeclaredOperation } from '../../http/api-operation';
+import { apiModule } from '../api-module';
+import { computedListQuery, sumsItem, sumsQuery } from '../entries/entry-queries.schema';
+import { entrySumsHandler } from './entry-sums.routes';
+import { groupSumsHandler } from './group-sums.routes';
 import { repeatPlannedSums } from './repeat-planned-sums';
-import { summaryRoutes } from './summary.routes';
-import { timelineRoutes } from './timeline.routes';
+import { summaryHandler } from './summary.routes';
+import { timelineHandler } from './timeline.routes';
 
-const sumsLink = (resource: 'tags' | 'categories', key: 'tag' | 'category'): HyperLink => ({
+const sumsOperation = (
+  resource: 'tags' | 'categories',
+  key: 'tag' | 'category',
+): DeclaredOperation<ReportsHandlers> => ({
+  resource,
   rel: 'sums',
   href: `/${resource}/sums`,
   method: 'GET',
@@ -27,10 +28,8 @@ const sumsLink = (resource: 'tags' | 'categories', key: 'tag' | 'category'): Hyp
     items: sumsItem({ [key]: { type: 'string' } }, key === 'tag' ? ['tag'] : []),
   },
   scope: `${resource}:r entries:r`,
+  handler: key === 'tag' ? 'tagSums' : 'categorySums',
 });
-
-tagsSchema.links.push(sumsLink('tags', 'tag'));
-categoriesSchema.links.push(sumsLink('categories', 'category'));
 
 /** One side of the summary: every figure a magnitude (docs/money.md "Signs"). */
 const magnitude = { type: 'number', minimum: 0 };
@@ -47,9 +46,8 @@ const summarySide = {
   },
 };
 
-// The me module owns the `me` schema; the summary adds its link to it, so /schema/me and the OpenAPI
-// document describe it (the schema registry compiles it once, after every module is imported).
-meSchema.links.push({
+const summaryOperation: DeclaredOperation<ReportsHandlers> = {
+  resource: 'me',
   rel: 'summary',
   href: '/me/summary',
   method: 'GET',
@@ -77,20 +75,90 @@ meSchema.links.push({
     },
   },
   scope: 'user:r entries:r',
-});
+  handler: 'summary',
+};
+
+function reportsHandlers(deps: ApiDependencies) {
+  return {
+    tagSums: groupSumsHandler(deps, 'tag'),
+    categorySums: groupSumsHandler(deps, 'category'),
+    entrySums: entrySumsHandler(deps),
+    timeline: timelineHandler(deps),
+    summary: summaryHandler(deps, { plannedSums: repeatPlannedSums(deps) }),
+  };
+}
+
+type ReportsHandlers = ReturnType<typeof reportsHandlers>;
 
 /**
  * The reports over entries: `/tags/sums` and `/categories/sums` (sums per tag or category), `/entries/sums`,
- * `/entries/timeline` and `/me/summary`. Mounted before the tags, categories and entries routes, whose
- * `/tags/{id}`, `/categories/{id}` and `/entries/{id}` would otherwise take these paths.
+ * `/entries/timeline` and `/me/summary`, each a relation of the resource it reports on.
  */
-export const reportsModule: ApiModule = {
+export const reportsModule = apiModule({
   name: 'reports',
-  routes: (deps) =>
-    Router().use(
-      groupSumsRoutes(deps),
-      entrySumsRoutes(deps),
-      timelineRoutes(deps),
-      summaryRoutes(deps, { plannedSums: repeatPlannedSums(deps) }),
-    ),
-};
+  operations: [
+    sumsOperation('tags', 'tag'),
+    sumsOperation('categories', 'category'),
+    {
+      resource: 'entries',
+      rel: 'sums',
+      href: '/entries/sums',
+      method: 'GET',
+      title: 'Expense and income sums per day, week or month in one currency',
+      hrefSchema: {
+        type: 'object',
+        required: ['from', 'to', 'currency'],
+        properties: {
+          ...sumsQuery,
+          currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+          range: { type: 'string', enum: ['day', 'week', 'month'], default: 'day' },
+        },
+      },
+      target: { type: 'array', items: sumsItem({ day: { type: 'string', format: 'date' } }) },
+      scope: 'entries:r',
+      handler: 'entrySums',
+    },
+    {
+      resource: 'entries',
+      rel: 'timeline',
+      href: '/entries/timeline',
+      method: 'GET',
+      title: 'Entries grouped by day, category or location, with exact sums in one currency',
+      hrefSchema: {
+        type: 'object',
+        required: ['from', 'to'],
+        properties: {
+          ...computedListQuery,
+          type: {
+            type: 'string',
+            enum: ['expense', 'income'],
+            description:
+              'Default: both. `sum` is the expenses as a magnitude, the incomes, or both as the net.',
+          },
+          group: { type: 'string', enum: ['day', 'category', 'location'] },
+          currency: { type: 'string', description: 'Default: the main currency.' },
+          expand: { type: 'boolean', description: 'Also the planned occurrences of repeating entries.' },
+        },
+      },
+      target: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            day: { type: 'string', format: 'date' },
+            category: { type: 'string' },
+            location: { type: 'object' },
+            sum: { type: 'number' },
+            count: { type: 'integer' },
+            currency: { type: 'object', properties: { code: { type: 'string' } } },
+            entries: { type: 'array', items: { type: 'object' } },
+          },
+        },
+      },
+      scope: 'entries:r',
+      handler: 'timeline',
+    },
+    summaryOperation,
+  ],
+  handlers: reportsHandlers,
+});

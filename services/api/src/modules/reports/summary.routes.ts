@@ -1,13 +1,13 @@
 import { inputError, notFound } from '@pfs/errors';
 import { amountToJson, type Decimal } from '@pfs/money';
-import { hasScope, requireScopes, userIdOf } from '@pfs/resource-api';
+import { hasScope } from '@pfs/resource-api';
 import { readWatermark } from '@pfs/resource-store';
-import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import { requestContext } from '../../http/request-context';
 import { budgetsDepsOf } from '../budgets/budgets.deps';
 import { presentBudget } from '../budgets/budgets.presenter';
-import { ratesReady } from '../../http/rates-ready';
+import type { ApiHandler } from '../../http/api-operation';
+import { withRates } from '../../http/rates-ready';
 import { readEntryFilters } from '../../http/entry-filters';
 import { ledgerDepsOf } from '../../ledger-deps';
 import { sumEntries } from './sum-entries.use-case';
@@ -31,84 +31,78 @@ export interface SummaryOptions {
  * and `left` its limit − amount; otherwise `left` is incomes − expenses (expense figures are magnitudes,
  * docs/money.md "Signs").
  */
-export function summaryRoutes(deps: ApiDependencies, options: SummaryOptions = {}): Router {
-  const router = Router();
+export function summaryHandler(deps: ApiDependencies, options: SummaryOptions = {}): ApiHandler {
   const ledger = ledgerDepsOf(deps);
   const budgets = budgetsDepsOf(deps);
   const plannedSums = options.plannedSums ?? noPlannedSums;
 
-  router.get(
-    '/me/summary',
-    requireScopes('user:r', 'entries:r'),
-    ratesReady(deps.rates),
-    async (req, res) => {
-      const userId = userIdOf(req);
-      const user = await deps.users.findById(userId);
-      if (!user) throw notFound('User');
-      const filters = readEntryFilters(req, { requireRange: true });
-      const from = filters.from!;
-      const to = filters.to!;
-      const currency = req.query.currency === undefined ? user.currency : String(req.query.currency);
-      if (Date.parse(to) - Date.parse(from) > MAX_PERIOD_MS) {
-        throw inputError([{ field: 'to', error: 'the period must be at most ten years' }]);
-      }
-      const days = await sumEntries(ledger, userId, {
-        filters,
-        currency,
-        range: 'day',
-        customRates: user.customRates,
-      });
-      const summary = summarize(days, from, to);
-      // The all-time totals scan every matching entry: remembered until the user's next write.
-      const allTimeFilters = { ...filters, from: undefined, to: undefined };
-      const allTime = await deps.resourceApi.rememberAtWatermark<AllTimeTotals>(
-        // v2: expense totals became magnitudes; a copy remembered before must not be served.
-        `summary:all-time:v2:${userId}:${currency}:${JSON.stringify(allTimeFilters)}`,
-        await readWatermark(deps.dataSource, userId),
-        async () =>
-          allTimeTotals(
-            await sumEntries(ledger, userId, {
-              filters: allTimeFilters,
-              currency,
-              range: 'day',
-              customRates: user.customRates,
-            }),
-          ),
-      );
-      const planned = await plannedSums({
-        userId,
-        from,
-        to,
-        currency,
-        filters,
-        customRates: user.customRates,
-      });
-      const budget = hasScope(requestContext(req).scopes, 'budgets:r')
-        ? await findSummaryBudget(
-            budgets,
-            { id: userId, startDay: user.startDay, currency: user.currency },
-            { from, currency },
-          )
-        : undefined;
-      const side = (s: SideSummary, name: 'expenses' | 'incomes', sumPlanned: Decimal) => ({
-        sum: amountToJson(s.sum),
-        sum_planned: amountToJson(sumPlanned),
-        count: s.count,
-        daily_median: amountToJson(s.dailyMedian),
-        daily_avg: amountToJson(s.dailyAverage),
-        all_time_avg: amountToJson(allTimeAverage(allTime, name, summary.dayCount)),
-      });
-      deps.resourceApi.respond.sendObject(req, res, 'me', {
-        from,
-        to,
-        currency: { code: currency },
-        expenses: side(summary.expenses, 'expenses', planned.expenses),
-        incomes: side(summary.incomes, 'incomes', planned.incomes),
-        ...(budget ? { budget: presentBudget(budget.view) } : {}),
-        left: amountToJson(budget ? budget.left : summary.incomes.sum.minus(summary.expenses.sum)),
-      });
-    },
-  );
+  const summary: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
+    const user = await deps.users.findById(userId);
+    if (!user) throw notFound('User');
+    const filters = readEntryFilters(req, { requireRange: true });
+    const from = filters.from!;
+    const to = filters.to!;
+    const currency = req.query.currency === undefined ? user.currency : String(req.query.currency);
+    if (Date.parse(to) - Date.parse(from) > MAX_PERIOD_MS) {
+      throw inputError([{ field: 'to', error: 'the period must be at most ten years' }]);
+    }
+    const days = await sumEntries(ledger, userId, {
+      filters,
+      currency,
+      range: 'day',
+      customRates: user.customRates,
+    });
+    const summary = summarize(days, from, to);
+    // The all-time totals scan every matching entry: remembered until the user's next write.
+    const allTimeFilters = { ...filters, from: undefined, to: undefined };
+    const allTime = await deps.resourceApi.rememberAtWatermark<AllTimeTotals>(
+      // v2: expense totals became magnitudes; a copy remembered before must not be served.
+      `summary:all-time:v2:${userId}:${currency}:${JSON.stringify(allTimeFilters)}`,
+      await readWatermark(deps.dataSource, userId),
+      async () =>
+        allTimeTotals(
+          await sumEntries(ledger, userId, {
+            filters: allTimeFilters,
+            currency,
+            range: 'day',
+            customRates: user.customRates,
+          }),
+        ),
+    );
+    const planned = await plannedSums({
+      userId,
+      from,
+      to,
+      currency,
+      filters,
+      customRates: user.customRates,
+    });
+    const budget = hasScope(requestContext(req).scopes, 'budgets:r')
+      ? await findSummaryBudget(
+          budgets,
+          { id: userId, startDay: user.startDay, currency: user.currency },
+          { from, currency },
+        )
+      : undefined;
+    const side = (s: SideSummary, name: 'expenses' | 'incomes', sumPlanned: Decimal) => ({
+      sum: amountToJson(s.sum),
+      sum_planned: amountToJson(sumPlanned),
+      count: s.count,
+      daily_median: amountToJson(s.dailyMedian),
+      daily_avg: amountToJson(s.dailyAverage),
+      all_time_avg: amountToJson(allTimeAverage(allTime, name, summary.dayCount)),
+    });
+    deps.resourceApi.respond.sendObject(req, res, 'me', {
+      from,
+      to,
+      currency: { code: currency },
+      expenses: side(summary.expenses, 'expenses', planned.expenses),
+      incomes: side(summary.incomes, 'incomes', planned.incomes),
+      ...(budget ? { budget: presentBudget(budget.view) } : {}),
+      left: amountToJson(budget ? budget.left : summary.incomes.sum.minus(summary.expenses.sum)),
+    });
+  };
 
-  return router;
+  return withRates(deps.rates, summary);
 }

@@ -1,8 +1,8 @@
 import { findUserCrossRate } from '@pfs/money';
-import { parsePageParams, requireScope, userIdOf } from '@pfs/resource-api';
-import { Router } from 'express';
+import { parsePageParams } from '@pfs/resource-api';
 import type { ApiDependencies } from '../../dependencies';
-import { ratesReady } from '../../http/rates-ready';
+import type { ApiHandler } from '../../http/api-operation';
+import { withRates } from '../../http/rates-ready';
 import { entryPresenterFor } from '../entries/entry-presenter-for';
 import { ledgerDepsOf } from '../../ledger-deps';
 import { type PlannedOccurrence, presentPlanned } from '../repeats/planned-occurrences';
@@ -10,13 +10,11 @@ import { presentTimelineGroup, readTimelineRequest } from './timeline-query';
 import { entryTimeline } from './timeline.use-case';
 
 /** `GET /entries/timeline` (docs/ledger.md): groups paged with page/per_page, Link and X-Total-Count. */
-export function timelineRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function timelineHandler(deps: ApiDependencies): ApiHandler {
   const ledger = ledgerDepsOf(deps);
   const presenterFor = entryPresenterFor(deps);
-  router.use('/entries/timeline', ratesReady(deps.rates));
-  router.get('/entries/timeline', requireScope('entries:r'), async (req, res) => {
-    const userId = userIdOf(req);
+  const timeline: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const request = readTimelineRequest(req);
     const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
     const settings = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
@@ -51,6 +49,6 @@ export function timelineRoutes(deps: ApiDependencies): Router {
       total: groups.length,
       body,
     });
-  });
-  return router;
+  };
+  return withRates(deps.rates, timeline);
 }

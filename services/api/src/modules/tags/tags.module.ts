@@ -1,5 +1,13 @@
-import type { ApiModule } from '../api-module';
-import { tagsRoutes } from './tags.routes';
+import { apiModule } from '../api-module';
+import { tagsHandlers, tagsOperations } from './tags.routes';
 import { tagsSchema } from './tags.schema';
 
-export const tagsModule: ApiModule = { name: 'tags', schemas: [tagsSchema], routes: tagsRoutes };
+export const tagsModule = apiModule({
+  name: 'tags',
+  // sums is served by the reports module.
+  resources: [
+    { schema: tagsSchema, rels: ['list', 'create', 'self', 'update', 'patch', 'delete', 'merge', 'sums'] },
+  ],
+  operations: tagsOperations,
+  handlers: tagsHandlers,
+});

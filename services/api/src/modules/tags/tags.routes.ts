@@ -5,14 +5,14 @@ import {
   parseEnumParam,
   parseListParam,
   parseSearchParam,
-  requireScope,
   updateFromRequest,
-  userIdOf,
 } from '@pfs/resource-api';
 import { CategoryRepository, Snapshot, TagRepository, tagsTable } from '@pfs/resource-store';
-import { Request, Response, Router } from 'express';
+import type { Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
+import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { presentTag } from './tags.presenter';
+import { id, tagsListQuery } from './tags.schema';
 
 const TYPES = ['expense', 'income'];
 /** The reference's default page size for tags. */
@@ -42,8 +42,7 @@ function readUsedWithTagsMin(raw: unknown): number | undefined {
   return value;
 }
 
-export function tagsRoutes(deps: ApiDependencies): Router {
-  const router = Router();
+export function tagsHandlers(deps: ApiDependencies) {
   const tags = new TagRepository(deps.dataSource);
   const categories = new CategoryRepository(deps.dataSource);
   const api = deps.resourceApi;
@@ -55,8 +54,8 @@ export function tagsRoutes(deps: ApiDependencies): Router {
     if (!found) throw inputError([{ field: 'category', error: 'must be the id of one of your categories' }]);
   };
 
-  router.get('/tags', requireScope('tags:r'), async (req, res) => {
-    const userId = userIdOf(req);
+  const list: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const params = api.parseList(req, { endpoint: 'tags', defaultPerPage: TAGS_PER_PAGE });
     const result = await tags.list(userId, params, readFilters(req));
     const ids = result.items.map((item) => item.id);
@@ -74,9 +73,9 @@ export function tagsRoutes(deps: ApiDependencies): Router {
       result,
       present: (item) => presentTag(item, counts.get(item.id)),
     });
-  });
+  };
 
-  router.post('/tags/merge', requireScope('tags:rw'), async (req, res) => {
+  const merge: ApiHandler = async (ctx, req, res) => {
     const body = req.body as { tags?: unknown; tag?: unknown; category?: unknown; account?: unknown };
     const sources = Array.isArray(body?.tags) ? body.tags.map(String) : undefined;
     if (!sources?.length || sources.length > 500 || !sources.every(isResourceId)) {
@@ -92,7 +91,7 @@ export function tagsRoutes(deps: ApiDependencies): Router {
     const targetId = String(body[targets[0]]);
     if (!isResourceId(targetId))
       throw inputError([{ field: targets[0], error: `must be a ${targets[0]} id` }]);
-    const userId = userIdOf(req);
+    const userId = ctx.userId;
     const wanted = [...new Set(targets[0] === 'tag' ? [...sources, targetId] : sources)];
     const found = await tags.findLiveIds(userId, wanted);
     const missing = wanted.filter((id) => !found.some((tag) => tag.id === id));
@@ -102,50 +101,144 @@ export function tagsRoutes(deps: ApiDependencies): Router {
     }
     await tags.merge(userId, sources, { [targets[0]]: targetId });
     api.respond.sendNoContent(res);
-  });
+  };
 
-  router.get('/tags/:id', requireScope('tags:r'), async (req, res) => {
-    const userId = userIdOf(req);
+  const get: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const tag = await tags.findById(userId, String(req.params.id));
     if (!tag) throw notFound('Tag', String(req.params.id));
     const counts = await tags.countsFor(userId, [tag.id]);
     api.respond.sendObject(req, res, 'tags', presentTag(tag, counts.get(tag.id)), tag.modifiedAt);
-  });
+  };
 
-  router.post('/tags', requireScope('tags:rw'), async (req, res) => {
-    const userId = userIdOf(req);
+  const create: ApiHandler = async (ctx, req, res) => {
+    const userId = ctx.userId;
     const state = await parseCreateBody(api.schemas, 'tags', req.body, checkCategory(userId));
     const created = await tags.create(userId, state);
     const counts = await tags.countsFor(userId, [created.id]);
     api.respond.sendCreated(res, 'tags', '/tags', created.id, presentTag(created, counts.get(created.id)));
-  });
-
-  const update = (mode: 'put' | 'patch') => async (req: Request, res: Response) => {
-    const userId = userIdOf(req);
-    const id = String(req.params.id);
-    const updated = await updateFromRequest({
-      req,
-      schema: 'tags',
-      schemas: api.schemas,
-      mode,
-      update: (decide) => tags.update(userId, id, decide),
-      toSnapshot: tagsTable.options.toSnapshot,
-      present: (record) => presentTag(record),
-      check: checkCategory(userId),
-      what: 'Tag',
-      id,
-    });
-    const counts = await tags.countsFor(userId, [updated.id]);
-    api.respond.sendObject(req, res, 'tags', presentTag(updated, counts.get(updated.id)), updated.modifiedAt);
   };
-  router.put('/tags/:id', requireScope('tags:rw'), update('put'));
-  router.patch('/tags/:id', requireScope('tags:rw'), update('patch'));
 
-  router.delete('/tags/:id', requireScope('tags:rw'), async (req, res) => {
-    const deleted = await tags.delete(userIdOf(req), String(req.params.id));
+  const update =
+    (mode: 'put' | 'patch'): ApiHandler =>
+    async (ctx, req, res) => {
+      const userId = ctx.userId;
+      const id = String(req.params.id);
+      const updated = await updateFromRequest({
+        req,
+        schema: 'tags',
+        schemas: api.schemas,
+        mode,
+        update: (decide) => tags.update(userId, id, decide),
+        toSnapshot: tagsTable.options.toSnapshot,
+        present: (record) => presentTag(record),
+        check: checkCategory(userId),
+        what: 'Tag',
+        id,
+      });
+      const counts = await tags.countsFor(userId, [updated.id]);
+      api.respond.sendObject(
+        req,
+        res,
+        'tags',
+        presentTag(updated, counts.get(updated.id)),
+        updated.modifiedAt,
+      );
+    };
+
+  const remove: ApiHandler = async (ctx, req, res) => {
+    const deleted = await tags.delete(ctx.userId, String(req.params.id));
     if (!deleted) throw notFound('Tag', String(req.params.id));
     api.respond.sendNoContent(res);
-  });
+  };
 
-  return router;
+  return { list, create, get, replace: update('put'), patch: update('patch'), remove, merge };
 }
+
+export type TagsHandlers = ReturnType<typeof tagsHandlers>;
+
+const resource = 'tags';
+
+export const tagsOperations: Array<DeclaredOperation<TagsHandlers>> = [
+  {
+    resource,
+    rel: 'list',
+    href: '/tags',
+    method: 'GET',
+    title: 'List tags',
+    hrefSchema: tagsListQuery,
+    target: 'list',
+    scope: 'tags:r',
+    handler: 'list',
+  },
+  {
+    resource,
+    rel: 'create',
+    href: '/tags',
+    method: 'POST',
+    title: 'Create a tag',
+    submission: 'create',
+    target: 'object',
+    scope: 'tags:rw',
+    handler: 'create',
+  },
+  {
+    resource,
+    rel: 'self',
+    href: '/tags/{id}',
+    method: 'GET',
+    title: 'Get a tag',
+    target: 'object',
+    scope: 'tags:r',
+    handler: 'get',
+  },
+  {
+    resource,
+    rel: 'update',
+    href: '/tags/{id}',
+    method: 'PUT',
+    title: 'Replace a tag',
+    submission: 'update',
+    target: 'object',
+    scope: 'tags:rw',
+    handler: 'replace',
+  },
+  {
+    resource,
+    rel: 'patch',
+    href: '/tags/{id}',
+    method: 'PATCH',
+    title: 'Change some fields (JSON merge patch)',
+    submission: 'patch',
+    target: 'object',
+    scope: 'tags:rw',
+    handler: 'patch',
+  },
+  {
+    resource,
+    rel: 'delete',
+    href: '/tags/{id}',
+    method: 'DELETE',
+    title: 'Delete a tag',
+    scope: 'tags:rw',
+    handler: 'remove',
+  },
+  {
+    resource,
+    rel: 'merge',
+    href: '/tags/merge',
+    method: 'POST',
+    title: 'Merge tags into one tag, or into a category',
+    submission: {
+      type: 'object',
+      required: ['tags'],
+      properties: {
+        tags: { type: 'array', minItems: 1, maxItems: 500, items: id },
+        tag: id,
+        category: id,
+      },
+    },
+    scope: 'tags:rw',
+    handler: 'merge',
+  },
+];

@@ -1,9 +1,9 @@
 import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
-import type { ResourceSchema } from '@pfs/resource-api';
+import type { ResourceDefinition } from '@pfs/resource-api';
 
-const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` };
+export const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` };
 
-const listQuery = {
+export const tagsListQuery = {
   type: 'object',
   properties: {
     page: { type: 'integer', minimum: 0, default: 0 },
@@ -35,7 +35,7 @@ const listQuery = {
   },
 };
 
-export const tagsSchema: ResourceSchema = {
+export const tagsSchema: ResourceDefinition = {
   name: 'tags',
   title: 'Tag',
   description: 'A tag of entries, typed expense or income, optionally under a primary category.',
@@ -59,60 +59,4 @@ export const tagsSchema: ResourceSchema = {
   },
   createRequired: ['name', 'type'],
   updateRequired: ['name', 'type'],
-  links: [
-    {
-      rel: 'list',
-      href: '/tags',
-      method: 'GET',
-      title: 'List tags',
-      hrefSchema: listQuery,
-      target: 'list',
-      scope: 'tags:r',
-    },
-    {
-      rel: 'create',
-      href: '/tags',
-      method: 'POST',
-      title: 'Create a tag',
-      submission: 'create',
-      target: 'object',
-      scope: 'tags:rw',
-    },
-    { rel: 'self', href: '/tags/{id}', method: 'GET', title: 'Get a tag', target: 'object', scope: 'tags:r' },
-    {
-      rel: 'update',
-      href: '/tags/{id}',
-      method: 'PUT',
-      title: 'Replace a tag',
-      submission: 'update',
-      target: 'object',
-      scope: 'tags:rw',
-    },
-    {
-      rel: 'patch',
-      href: '/tags/{id}',
-      method: 'PATCH',
-      title: 'Change some fields (JSON merge patch)',
-      submission: 'patch',
-      target: 'object',
-      scope: 'tags:rw',
-    },
-    { rel: 'delete', href: '/tags/{id}', method: 'DELETE', title: 'Delete a tag', scope: 'tags:rw' },
-    {
-      rel: 'merge',
-      href: '/tags/merge',
-      method: 'POST',
-      title: 'Merge tags into one tag, or into a category',
-      submission: {
-        type: 'object',
-        required: ['tags'],
-        properties: {
-          tags: { type: 'array', minItems: 1, maxItems: 500, items: id },
-          tag: id,
-          category: id,
-        },
-      },
-      scope: 'tags:rw',
-    },
-  ],
 };

@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { buildApiApp } from '../../../src/app';
 import { apiModules } from '../../../src/modules';
-import { createTestUser, startApiTestApp, type ApiTestApp } from '../../support/api-test-app';
+import { createCategory, createTestUser, startApiTestApp, type ApiTestApp } from '../../support/api-test-app';
 
 /** The modules in another order: reversed, then every other one moved to the front. */
 const reordered = [
@@ -54,11 +54,26 @@ describe('the order of the API modules', () => {
   });
 
   it('when the modules are mounted in another order, then answers and 405s are the same', async () => {
-    const user = await createTestUser(t.deps, 'user:rw accounts:rw budgets:rw entries:rw images:rw');
-    // The modules on operations; the ones still mounting their own routers (me, reports, locations,
-    // entries, tags, categories) are mounted after them, in list order, until they move too.
+    const user = await createTestUser(
+      t.deps,
+      'user:rw categories:rw tags:rw entries:rw accounts:rw budgets:rw images:rw locations:r',
+    );
+    const category = await createCategory(t.app, user, { name: 'Food', type: 'expense' });
+    const sums = 'from=2025-01-01&to=2025-01-31&currency=EUR';
     const asked: Array<['get' | 'post' | 'delete' | 'put', string]> = [
       ['get', '/rate-limit'],
+      ['get', '/me'],
+      ['get', `/me/summary?from=2025-01-01&to=2025-01-31`],
+      ['post', '/me'],
+      ['get', `/categories/${category}`],
+      ['get', `/categories/sums?${sums}`],
+      ['get', `/tags/sums?${sums}`],
+      ['put', '/tags/sums'],
+      ['get', '/tags?per_page=10'],
+      ['get', `/entries/sums?${sums}`],
+      ['get', '/entries/timeline?from=2025-01-01&to=2025-01-31'],
+      ['get', '/entries/locations'],
+      ['delete', '/entries/locations'],
       ['get', '/currencies/EUR'],
       ['delete', '/currencies'],
       ['get', '/accounts?per_page=10'],
