@@ -1,5 +1,6 @@
 import { apiModule } from '../api-module';
-import { budgetsHandlers, budgetsOperations } from './budgets.routes';
+import { budgetsOperations } from './budgets.operations';
+import { budgetsHandlers } from './budgets.routes';
 import { budgetsSchema } from './budgets.schema';
 
 export const budgetsModule = apiModule({
