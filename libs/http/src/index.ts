@@ -10,6 +10,8 @@ export { requestLoggerMiddleware } from './request-logger.middleware';
 export { setRequestIdentity } from './request-identity';
 export type { RequestIdentity } from './request-identity';
 export { runService } from './service-lifecycle';
+export { loadConfigOrExit, runHttpService } from './http-service';
+export type { HttpService } from './http-service';
 export type { ServiceLifecycle } from './service-lifecycle';
 export { retryAtStartup, storeStartup } from './startup-retry';
 export type { StartupRetryOptions } from './startup-retry';

@@ -74,5 +74,14 @@ export function storeStartup(seconds: number, warn: (message: string) => void) {
     (variable: string, dependency: string) =>
     <T>(open: () => Promise<T>) =>
       retryAtStartup({ variable, dependency, seconds, onRetry: warn }, open);
-  return { postgres: retry('DATABASE_URL', 'Postgres'), redis: retry('REDIS_URL', 'Redis') };
+  const redis = retry('REDIS_URL', 'Redis');
+  return {
+    postgres: retry('DATABASE_URL', 'Postgres'),
+    /** Opened after Postgres: when Redis cannot be reached, `openedBefore` (the database) is closed first. */
+    redis: <T>(open: () => Promise<T>, openedBefore?: { destroy(): Promise<unknown> }) =>
+      redis(open).catch(async (error: unknown) => {
+        await openedBefore?.destroy();
+        throw error;
+      }),
+  };
 }

@@ -36,6 +36,16 @@ export function redisTimeouts(config: {
   };
 }
 
+/** A service's Redis client options from its config (libs/config redisShape): address, key prefix, timeouts. */
+export function redisOptionsOf(config: {
+  REDIS_URL: string;
+  REDIS_KEY_PREFIX: string;
+  REDIS_COMMAND_TIMEOUT_MS: number;
+  REDIS_CONNECT_TIMEOUT_MS: number;
+}) {
+  return { url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, ...redisTimeouts(config) };
+}
+
 export function createRedisClient(options: RedisClientOptions): Redis {
   const redisOptions: RedisOptions = {
     keyPrefix: options.forBlockingQueue ? undefined : options.keyPrefix,

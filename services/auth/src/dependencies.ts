@@ -2,7 +2,7 @@ import type OAuth2Server from '@node-oauth/oauth2-server';
 import { warnAboutDevelopmentSecrets } from '@pfs/config';
 import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
-import { closeRedis, openRedis, Redis, redisTimeouts } from '@pfs/redis';
+import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
 import {
   AuthorizationCodeRepository,
   authEntities,
@@ -89,14 +89,7 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
       onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
     }),
   );
-  const redis = await stores
-    .redis(() =>
-      openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, ...redisTimeouts(config) }),
-    )
-    .catch(async (error) => {
-      await dataSource.destroy();
-      throw error;
-    });
+  const redis = await stores.redis(() => openRedis(redisOptionsOf(config)), dataSource);
   const repos: AuthRepositories = {
     users: new UserRepository(dataSource),
     userAccounts: new UserAccountRepository(dataSource),

@@ -1,19 +1,19 @@
 import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
-import { closeRedis, openRedis, Redis, redisTimeouts } from '@pfs/redis';
+import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
 import {
   AdvisoryLocks,
   databaseTimeouts,
   ExportRepository,
   ExportSheetRepository,
   ExportStatementRepository,
-  migrationsCheck,
   NotificationRepository,
   openDatabase,
-  poolStatsOf,
   PushTokenRepository,
   resourceEntities,
   resourceMigrations,
+  StoreHealth,
+  storeHealth,
   UserArchiveRepository,
   UserRepository,
 } from '@pfs/resource-store';
@@ -25,13 +25,6 @@ import { createUserSlots } from './delivery/user-slots';
 import { closePushProviders, createPushProviders } from './push/create-push-providers';
 import { sendDuePushes } from './push/send-due-pushes.use-case';
 import type { PipelineDependencies, WorkerRepositories } from './use-cases/pipeline-dependencies';
-
-/** The store's side of the health probes: what /health checks and the pool gauge reads. */
-export interface StoreHealth {
-  postgres(): Promise<unknown>;
-  migrations(): Promise<unknown>;
-  pool(): ReturnType<typeof poolStatsOf>;
-}
 
 export interface WorkerDependencies extends PipelineDependencies {
   config: WorkerConfig;
@@ -74,14 +67,7 @@ export async function createWorkerDependencies(
       onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
     }),
   );
-  const redis = await stores
-    .redis(() =>
-      openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, ...redisTimeouts(config) }),
-    )
-    .catch(async (error) => {
-      await dataSource.destroy();
-      throw error;
-    });
+  const redis = await stores.redis(() => openRedis(redisOptionsOf(config)), dataSource);
   const mailer = createMailer(config.SMTP_URL, config.SMTP_FROM);
   const repos = workerRepositories(dataSource);
   return {
@@ -89,11 +75,7 @@ export async function createWorkerDependencies(
     logger,
     repos,
     redis,
-    storeHealth: {
-      postgres: () => dataSource.query('SELECT 1'),
-      migrations: migrationsCheck(dataSource, [resourceMigrations]),
-      pool: () => poolStatsOf(dataSource),
-    },
+    storeHealth: storeHealth(dataSource, [resourceMigrations]),
     storage: createStorage(config),
     sendPushes: () =>
       sendDuePushes({
