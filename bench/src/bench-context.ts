@@ -10,8 +10,8 @@ import { measure, Measurement, MeasureOptions } from './measure';
 export const ALL_SCOPES_FOR_BENCH =
   'user:rw entries:rw budgets:rw accounts:rw images:rw categories:rw tags:rw locations:rw';
 
-/** What a suite gets: the running servers, the bench database, a way to make users, and `measure`. */
-export interface BenchContext {
+/** The running servers and the bench database, as the runner started them. */
+export interface BenchServers {
   apiUrl: string;
   bareUrl: string;
   /** Process ids of the API and the bare endpoint, to read the CPU time they spend (`cpuMillisOf`). */
@@ -21,6 +21,10 @@ export interface BenchContext {
   dataSource: DataSource;
   pg: Pool;
   redis: Redis;
+}
+
+/** What a suite gets: the running servers, the bench database, a way to make users, and `measure`. */
+export interface BenchContext extends BenchServers {
   /** BENCH_QUICK=1: smaller data sets, for a smoke run. */
   quick: boolean;
   createUser(scope?: string): Promise<{ userId: string; token: string; auth: string }>;
@@ -45,17 +49,7 @@ export interface BenchReport {
   notes: Array<{ name: string; value: string }>;
 }
 
-export function createBenchContext(options: {
-  apiUrl: string;
-  bareUrl: string;
-  apiPid: number;
-  barePid: number;
-  env: Record<string, string>;
-  dataSource: DataSource;
-  pg: Pool;
-  redis: Redis;
-  report: BenchReport;
-}): BenchContext {
+export function createBenchContext(options: BenchServers & { report: BenchReport }): BenchContext {
   const users = new UserRepository(options.dataSource);
   return {
     ...options,

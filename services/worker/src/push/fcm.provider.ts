@@ -1,13 +1,7 @@
 import type { PushToken } from '@pfs/resource-store';
 import { CachedAccessToken } from './access-token';
 import jwt from 'jsonwebtoken';
-import {
-  isTemporaryStatus,
-  PushMessage,
-  PushOutcome,
-  PushProvider,
-  retryAfterSeconds,
-} from './push-provider';
+import { isTemporaryStatus, PushMessage, PushOutcome, PushProvider, refusalOutcome } from './push-provider';
 
 /** The fields of a Google service-account key file that FCM's HTTP v1 API needs. */
 export interface FcmServiceAccount {
@@ -83,18 +77,10 @@ export class FcmProvider implements PushProvider {
     const described = `FCM ${answer.status} ${errorCodeOf(text) ?? ''}`.trim();
     if (answer.status === 404 || errorCodeOf(text) === 'UNREGISTERED')
       return { kind: 'invalid-token', reason: described };
-    if (answer.status === 401) {
-      this.accessToken.invalidate();
-      return { kind: 'retry', reason: described };
-    }
-    if (isTemporaryStatus(answer.status)) {
-      return {
-        kind: 'retry',
-        reason: described,
-        retryAfterSeconds: retryAfterSeconds(answer.headers.get('retry-after')),
-      };
-    }
-    return { kind: 'failed', reason: described };
+    return refusalOutcome(answer, described, {
+      temporary: isTemporaryStatus(answer.status),
+      invalidateToken: () => this.accessToken.invalidate(),
+    });
   }
 
   async close(): Promise<void> {}

@@ -39,3 +39,27 @@ export function retryAfterSeconds(value: string | string[] | null | undefined): 
 
 /** Status codes every provider treats as "try again later". */
 export const isTemporaryStatus = (status: number) => status === 429 || status >= 500;
+
+/**
+ * The outcome of a refusal by a provider reached over HTTP with an OAuth access token (FCM, WNS), once
+ * its dead-token answers are handled: a 401 drops the cached token (the next attempt gets a fresh one) and
+ * retries; a temporary status retries when the provider says; anything else failed for good.
+ */
+export function refusalOutcome(
+  answer: Response,
+  described: string,
+  options: { temporary: boolean; invalidateToken(): void },
+): PushOutcome {
+  if (answer.status === 401) {
+    options.invalidateToken();
+    return { kind: 'retry', reason: described };
+  }
+  if (options.temporary) {
+    return {
+      kind: 'retry',
+      reason: described,
+      retryAfterSeconds: retryAfterSeconds(answer.headers.get('retry-after')),
+    };
+  }
+  return { kind: 'failed', reason: described };
+}

@@ -1,13 +1,7 @@
 import { isAllowedWnsHost } from '@pfs/contracts';
 import type { PushToken } from '@pfs/resource-store';
 import { CachedAccessToken } from './access-token';
-import {
-  isTemporaryStatus,
-  PushMessage,
-  PushOutcome,
-  PushProvider,
-  retryAfterSeconds,
-} from './push-provider';
+import { isTemporaryStatus, PushMessage, PushOutcome, PushProvider, refusalOutcome } from './push-provider';
 
 export interface WnsOptions {
   clientId: string;
@@ -90,18 +84,10 @@ export class WnsProvider implements PushProvider {
     const described = `WNS ${answer.status} ${answer.headers.get('x-wns-notificationstatus') ?? ''}`.trim();
     if (answer.ok) return { kind: 'sent' };
     if (answer.status === 404 || answer.status === 410) return { kind: 'invalid-token', reason: described };
-    if (answer.status === 401) {
-      this.accessToken.invalidate();
-      return { kind: 'retry', reason: described };
-    }
-    if (isTemporaryStatus(answer.status) || answer.status === 406) {
-      return {
-        kind: 'retry',
-        reason: described,
-        retryAfterSeconds: retryAfterSeconds(answer.headers.get('retry-after')),
-      };
-    }
-    return { kind: 'failed', reason: described };
+    return refusalOutcome(answer, described, {
+      temporary: isTemporaryStatus(answer.status) || answer.status === 406,
+      invalidateToken: () => this.accessToken.invalidate(),
+    });
   }
 
   async close(): Promise<void> {}
