@@ -19,7 +19,7 @@ import { deleteSeriesEntry } from '../repeats/repeat-delete.use-case';
 import { updateSeriesEntry } from '../repeats/repeat-edit.use-case';
 import { readRepeatFilter } from '../repeats/repeat-list-filter';
 import { readSeriesEdit, readSeriesScope } from '../repeats/repeat-query';
-import { readRepeatRule } from '../repeats/repeat-rule';
+import { assertRepeatRules, repeatRuleOf } from '../repeats/repeat-body';
 import { createRepeatingEntry } from '../repeats/repeat-series.use-case';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
 import { presentEntry } from './entries.presenter';
@@ -111,6 +111,7 @@ export function entriesHandlers(deps: ApiDependencies) {
         throw inputError([{ field: '(body)', error: `must hold 1–${MAX_BATCH} entries` }]);
       }
       const drafts = [];
+      const repeats: EntryBody['repeat'][] = [];
       for (const [index, body] of bodies.entries()) {
         const prefix = isBatch ? `${index}.` : '';
         const entry = await parseCreateBody<EntryBody>(api.schemas, 'entries', body).catch((error) => {
@@ -127,12 +128,15 @@ export function entriesHandlers(deps: ApiDependencies) {
           throw inputError([{ field: `${prefix}repeat`, error: 'a repeating entry must be posted alone' }]);
         assertEntryRules(entry, prefix);
         drafts.push(entryDraftOf(entry));
+        repeats.push(entry.repeat);
       }
-      const rule = bodies[0] && (bodies[0] as { repeat?: unknown }).repeat;
-      const created =
-        !isBatch && rule !== undefined && rule !== null
-          ? await createRepeatingEntry(ledger, ctx.userId, drafts[0], readRepeatRule(rule))
-          : await createEntries(ledger, ctx.userId, drafts, { fieldsByIndex: isBatch });
+      // A repeat of nothing but read-only members is still a rule asked for (and a 400), as it always was.
+      const sent = (bodies[0] as { repeat?: unknown }).repeat;
+      const repeat = !isBatch && sent !== undefined && sent !== null ? (repeats[0] ?? {}) : undefined;
+      if (repeat) assertRepeatRules(repeat);
+      const created = repeat
+        ? await createRepeatingEntry(ledger, ctx.userId, drafts[0], repeatRuleOf(repeat))
+        : await createEntries(ledger, ctx.userId, drafts, { fieldsByIndex: isBatch });
       const present = await presenterFor(ctx.userId, created);
       const answer = api.respond.created(res, 'entries', '/entries', created[0].id, present(created[0]));
       // A batch answers every created entry, in the order sent; Location names the first.
@@ -163,7 +167,7 @@ export function entriesHandlers(deps: ApiDependencies) {
           parseState: (state) => api.schemas.parseStoredState<EntryBody>('entries', state),
           presentCurrent: (entry) => presentEntry(entry),
         },
-        readSeriesEdit(req, mode),
+        readSeriesEdit(req, mode, api.schemas),
       );
       const present = await presenterFor(userId, [updated]);
       api.respond.sendObject(req, res, 'entries', present(updated), updated.modifiedAt);

@@ -4,14 +4,7 @@ import { type Entry, entriesTable, type RepeatSeries, withUserChange } from '@pf
 import type { EntryDraft } from '../entries/entry-draft';
 import { EntryWriter } from '../entries/entry-writer';
 import type { LedgerDeps } from '../../ledger-deps';
-import {
-  addDays,
-  dateOfIteration,
-  occurrenceDates,
-  readRepeatRule,
-  type RepeatRule,
-  sameRule,
-} from './repeat-rule';
+import { addDays, dateOfIteration, occurrenceDates, type RepeatRule, sameRule } from './repeat-rule';
 import {
   MAX_OCCURRENCES_PER_WRITE,
   materializeSeries,
@@ -34,6 +27,8 @@ export interface SeriesEdit {
   scope: SeriesScope;
   /** `repeat` of the body, when it had one (checked here: a PATCH may send only the fields it changes). */
   repeat?: unknown;
+  /** Checks a rule with the published schema and the rules it cannot say (`parseRepeatRule`). */
+  parseRule: (value: unknown) => RepeatRule;
   patch?: boolean;
   cut?: SeriesCut;
   now?: Date;
@@ -103,7 +98,7 @@ export async function updateSeriesEntry(
 function readEditedRule(edit: SeriesEdit, current: RepeatRule): RepeatRule | undefined {
   if (edit.repeat === undefined || edit.repeat === null) return undefined;
   const isObject = typeof edit.repeat === 'object' && !Array.isArray(edit.repeat);
-  return readRepeatRule(edit.patch && isObject ? { ...current, ...(edit.repeat as object) } : edit.repeat);
+  return edit.parseRule(edit.patch && isObject ? { ...current, ...(edit.repeat as object) } : edit.repeat);
 }
 
 /**

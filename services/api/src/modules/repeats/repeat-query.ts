@@ -1,6 +1,7 @@
+import { parseRepeatRule } from './repeat-body';
 import { MAX_COUNT } from './repeat-rule';
 import { inputError } from '@pfs/errors';
-import { parseEnumParam } from '@pfs/resource-api';
+import { parseEnumParam, type SchemaRegistry } from '@pfs/resource-api';
 import type { Request } from 'express';
 import { DATE_RULE, isValidDate } from '../../http/date-rule';
 import { SERIES_SCOPES, type SeriesCut, type SeriesEdit, type SeriesScope } from './repeat-edit.use-case';
@@ -30,13 +31,14 @@ export function readSeriesCut(req: Request): SeriesCut | undefined {
 }
 
 /** The series part of an entry update: scope, the body's rule (when it has one) and a cut. */
-export function readSeriesEdit(req: Request, mode: 'put' | 'patch'): SeriesEdit {
+export function readSeriesEdit(req: Request, mode: 'put' | 'patch', schemas: SchemaRegistry): SeriesEdit {
   const body = req.body as Record<string, unknown> | undefined;
   const repeat = body && typeof body === 'object' && !Array.isArray(body) ? body.repeat : undefined;
   return {
     scope: readSeriesScope(req, 'update'),
     repeat: repeat === null ? undefined : repeat,
     patch: mode === 'patch',
+    parseRule: (value) => parseRepeatRule(schemas, value),
     cut: readSeriesCut(req),
   };
 }

@@ -1,9 +1,12 @@
-import {
-  dateOfIteration,
-  occurrenceDates,
-  readRepeatRule,
-  type RepeatRule,
-} from '../../../src/modules/repeats/repeat-rule';
+import { SchemaRegistry } from '@pfs/resource-api';
+import { entriesSchema } from '../../../src/modules/entries/entries.schema';
+import { parseRepeatRule } from '../../../src/modules/repeats/repeat-body';
+import { dateOfIteration, occurrenceDates, type RepeatRule } from '../../../src/modules/repeats/repeat-rule';
+
+const schemas = new SchemaRegistry();
+// Only the validators are used here: the links the app derives from the operations do not matter.
+schemas.register({ ...entriesSchema, links: [] });
+const readRepeatRule = (value: unknown): RepeatRule => parseRepeatRule(schemas, value);
 
 const rule = (fields: Record<string, unknown>): RepeatRule => readRepeatRule({ interval: 1, ...fields });
 const dates = (fields: Record<string, unknown>, through = '2026-12-31', limit = 100) =>
