@@ -46,3 +46,11 @@ export function healthRoutes(checks: Record<string, HealthCheck>): Router {
 
 /** Probe paths: never logged, never behind HTTPS redirection or authentication. */
 export const HEALTH_PATHS = ['/health', '/health/live', '/health/ready'];
+
+/** The readiness checks every service with a database and Redis has, in the order /health lists them. */
+export function storeChecks(
+  store: { postgres: HealthCheck; migrations: HealthCheck },
+  redis: { ping(): Promise<unknown> },
+): Record<'postgres' | 'redis' | 'migrations', HealthCheck> {
+  return { postgres: store.postgres, redis: () => redis.ping(), migrations: store.migrations };
+}

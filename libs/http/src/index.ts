@@ -1,6 +1,6 @@
 export { corsMiddleware } from './cors.middleware';
 export { errorMiddleware, routeNotFoundMiddleware } from './error.middleware';
-export { HEALTH_PATHS, healthRoutes } from './health.routes';
+export { HEALTH_PATHS, healthRoutes, storeChecks } from './health.routes';
 export type { HealthCheck } from './health.routes';
 export { startHttpServer } from './http-server';
 export type { RunningHttpServer, StartHttpServerOptions } from './http-server';

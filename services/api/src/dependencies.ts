@@ -3,12 +3,14 @@ import { storeStartup } from '@pfs/http';
 import { ExportJobQueue, openExportJobQueue } from '@pfs/jobs';
 import type { Logger } from '@pfs/logger';
 import { ResourceApi } from '@pfs/resource-api';
-import { closeRedis, openRedis, Redis, redisTimeouts } from '@pfs/redis';
+import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
 import {
   databaseTimeouts,
   openDatabase,
   resourceEntities,
   resourceMigrations,
+  StoreHealth,
+  storeHealth,
   UserRepository,
   LiveTokenRepository,
 } from '@pfs/resource-store';
@@ -23,6 +25,8 @@ export interface ApiDependencies {
   config: ApiConfig;
   logger: Logger;
   dataSource: DataSource;
+  /** The health probes and pool counters of the database, for /health and the metrics. */
+  storeHealth: StoreHealth;
   redis: Redis;
   users: UserRepository;
   /** Live tokens, for re-warming Redis's introspection records when Redis misses one. */
@@ -58,24 +62,16 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   );
   const rates = await new RateBook(dataSource, logger).load({ warm: config.NODE_ENV !== 'test' });
   // Auto-pipelined: the gate checks of requests that arrive together share one Redis write and read.
-  const redis = await stores
-    .redis(() =>
-      openRedis({
-        url: config.REDIS_URL,
-        keyPrefix: config.REDIS_KEY_PREFIX,
-        autoPipelining: true,
-        ...redisTimeouts(config),
-      }),
-    )
-    .catch(async (error) => {
-      await dataSource.destroy();
-      throw error;
-    });
+  const redis = await stores.redis(
+    () => openRedis({ ...redisOptionsOf(config), autoPipelining: true }),
+    dataSource,
+  );
   const exportQueue = openExportJobQueue(config);
   return {
     config,
     logger,
     dataSource,
+    storeHealth: storeHealth(dataSource, [resourceMigrations]),
     redis,
     users: new UserRepository(dataSource),
     liveTokens: new LiveTokenRepository(dataSource),

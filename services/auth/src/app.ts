@@ -6,6 +6,7 @@ import {
   requestIdMiddleware,
   requestLoggerMiddleware,
   requestTargetGuard,
+  storeChecks,
   routeNotFoundMiddleware,
   traceMiddleware,
 } from '@pfs/http';
@@ -40,11 +41,7 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   app.use(requestTargetGuard);
   // Pages carry no scripts; the default CSP forbids inline scripts, and form-action stays on our origin.
   app.use(helmet({ contentSecurityPolicy: { directives: { 'form-action': ["'self'"] } } }));
-  const checks = {
-    postgres: deps.storeHealth.postgres,
-    redis: () => deps.redis.ping(),
-    migrations: deps.storeHealth.migrations,
-  };
+  const checks = storeChecks(deps.storeHealth, deps.redis);
   app.use(healthRoutes(checks));
   observeDependencies({ checks, pool: deps.storeHealth.pool });
   app.use(metadataRoutes(deps.config.AUTH_URL));

@@ -4,6 +4,7 @@ import {
   observeDependencies,
   requestIdMiddleware,
   routeNotFoundMiddleware,
+  storeChecks,
 } from '@pfs/http';
 import type { Worker } from 'bullmq';
 import express, { Express } from 'express';
@@ -15,9 +16,7 @@ export function buildWorkerApp(deps: WorkerDependencies, workers: () => readonly
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   const checks = {
-    postgres: deps.storeHealth.postgres,
-    redis: () => deps.redis.ping(),
-    migrations: deps.storeHealth.migrations,
+    ...storeChecks(deps.storeHealth, deps.redis),
     queue: async () => {
       const running = workers();
       if (!running.length || !running.every((worker) => worker.isRunning()))

@@ -8,6 +8,7 @@ import {
   requestIdMiddleware,
   requestLoggerMiddleware,
   requestTargetGuard,
+  storeChecks,
   traceMiddleware,
 } from '@pfs/http';
 import {
@@ -18,7 +19,6 @@ import {
   placeholderBodies,
   requireJsonBody,
 } from '@pfs/resource-api';
-import { migrationsCheck, poolStatsOf, resourceMigrations } from '@pfs/resource-store';
 import express, { type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { isHttpsRequired } from '../config';
@@ -49,12 +49,8 @@ export function frontDoor(
 ): RequestHandler {
   // Redis holds token records without persistence; after it restarts empty they come back from Postgres.
   const fallback = new TokenRecordFallback(deps.liveTokens, deps.redis);
-  const checks = {
-    postgres: () => deps.dataSource.query('SELECT 1'),
-    redis: () => deps.redis.ping(),
-    migrations: migrationsCheck(deps.dataSource, [resourceMigrations]),
-  };
-  observeDependencies({ checks, pool: () => poolStatsOf(deps.dataSource) });
+  const checks = storeChecks(deps.storeHealth, deps.redis);
+  observeDependencies({ checks, pool: deps.storeHealth.pool });
   return oneLayer(
     traceMiddleware,
     requestIdMiddleware,
