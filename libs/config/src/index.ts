@@ -23,6 +23,7 @@ export {
   pushTokenShape,
   redisShape,
   runtimeShape,
+  serviceShape,
   storageShape,
 } from './shared-shapes';
 export { envSecret, secretsAtDevelopmentDefault, warnAboutDevelopmentSecrets } from './production-secrets';

@@ -85,6 +85,15 @@ export const httpServerShape = {
   HTTP_BODY_TIMEOUT_MS: envInt(10_000, 100, 600_000),
 };
 
+/** What every HTTP service reads: runtime, its HTTP server's timeouts, Postgres, Redis and its public URL. */
+export const serviceShape = {
+  ...runtimeShape,
+  ...httpServerShape,
+  ...databaseShape,
+  ...redisShape,
+  ...publicUrlShape,
+};
+
 /** The HTTP server timeouts (startHttpServer's `timeouts`) from a config holding httpServerShape. */
 export function httpTimeoutsOf(config: {
   HTTP_HEADERS_TIMEOUT_MS: number;

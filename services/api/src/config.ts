@@ -1,8 +1,6 @@
 import {
   Env,
   corsShape,
-  databaseShape,
-  httpServerShape,
   defineConfig,
   envInt,
   envOptionalString,
@@ -10,11 +8,9 @@ import {
   envPort,
   envSecret,
   metricsShape,
+  serviceShape,
   envString,
-  publicUrlShape,
   pushTokenShape,
-  redisShape,
-  runtimeShape,
   storageShape,
 } from '@pfs/config';
 import { z } from 'zod';
@@ -28,11 +24,7 @@ const optionalBool = z
   .optional();
 
 export const apiConfigShape = {
-  ...runtimeShape,
-  ...httpServerShape,
-  ...databaseShape,
-  ...redisShape,
-  ...publicUrlShape,
+  ...serviceShape,
   ...storageShape,
   ...corsShape,
   ...pushTokenShape,

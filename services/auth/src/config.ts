@@ -1,18 +1,14 @@
 import {
   Env,
   corsShape,
-  databaseShape,
-  httpServerShape,
   defineConfig,
   envInt,
   envOptionalPort,
   envPort,
   envSecret,
   metricsShape,
+  serviceShape,
   envString,
-  publicUrlShape,
-  redisShape,
-  runtimeShape,
 } from '@pfs/config';
 import { z } from 'zod';
 
@@ -28,11 +24,7 @@ const otpKeyField = envSecret(
 );
 
 export const authConfigShape = {
-  ...runtimeShape,
-  ...httpServerShape,
-  ...databaseShape,
-  ...redisShape,
-  ...publicUrlShape,
+  ...serviceShape,
   ...corsShape,
   AUTH_PORT: envPort(3001),
   /** Interface to listen on; 0.0.0.0 inside containers. */

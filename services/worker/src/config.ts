@@ -1,7 +1,5 @@
 import {
   Env,
-  databaseShape,
-  httpServerShape,
   defineConfig,
   envInt,
   envOptionalString,
@@ -9,21 +7,15 @@ import {
   envOptionalPort,
   envPort,
   metricsShape,
+  serviceShape,
   envString,
   envUrl,
-  publicUrlShape,
   pushTokenShape,
-  redisShape,
-  runtimeShape,
   storageShape,
 } from '@pfs/config';
 
 export const workerConfigShape = {
-  ...runtimeShape,
-  ...httpServerShape,
-  ...databaseShape,
-  ...redisShape,
-  ...publicUrlShape,
+  ...serviceShape,
   ...storageShape,
   /** Port of the worker's health endpoint. */
   WORKER_PORT: envPort(3002),
