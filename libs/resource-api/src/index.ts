@@ -49,7 +49,7 @@ export { httpsMiddleware } from './https.middleware';
 export type { HttpsOptions } from './https.middleware';
 export { hyperSchemaDocument, createSchemaOf, updateSchemaOf, writableProperties } from './resource-schema';
 export type { HyperLink, JsonSchema, ResourceSchema } from './resource-schema';
-export type { Amount, WriteBodyOf } from './schema-types';
+export type { Amount, SubmissionOf, WriteBodyOf } from './schema-types';
 export { Responder } from './respond';
 export { pageAsSent, sendStoredPage, StoredPages } from './stored-pages';
 export type { StoredPage } from './stored-pages';

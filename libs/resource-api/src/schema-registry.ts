@@ -127,6 +127,35 @@ export class SchemaRegistry {
     return value as Member;
   }
 
+  /**
+   * A reader of an action link's submission (merge, reorder, move), validated by the very schema object the link
+   * publishes (compiled once, here). As the routes' own checks did, the answer names one member: the first one,
+   * in the schema's order, that the schema or its `limits` (what the published schema does not state, such as
+   * a list's bounds; checked on members the schema passed) refuse, with the rule the route gives for it. A body
+   * that is not an object reads as `{}`: its required members are missing.
+   */
+  submissionReader<Body extends object>(
+    schema: JsonSchema,
+    rules: Record<string, string>,
+    limits: Record<string, (value: unknown) => boolean> = {},
+  ): (body: unknown) => Body {
+    const validate = this.ajv.compile(schema);
+    const members = Object.keys((schema.properties ?? {}) as object);
+    return (body) => {
+      const value = body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {};
+      const refused = new Set(
+        validate(value) ? [] : (validate.errors ?? []).map((e) => fieldOf(e).split('.')[0]),
+      );
+      for (const [member, within] of Object.entries(limits)) {
+        const given = (value as Record<string, unknown>)[member];
+        if (!refused.has(member) && given !== undefined && !within(given)) refused.add(member);
+      }
+      if (!refused.size) return value as Body;
+      const field = members.find((member) => refused.has(member)) ?? [...refused][0];
+      throw inputError([{ field, error: rules[field] ?? 'is invalid' }]);
+    };
+  }
+
   /** Validates a full writable state (after PUT normalisation or PATCH application), `modified` excluded. */
   assertValidState(name: string, state: Record<string, unknown>): void {
     const entry = this.get(name);

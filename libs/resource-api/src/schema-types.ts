@@ -32,3 +32,9 @@ export type WriteBodyOf<P extends ConstProperties, Required extends readonly str
 type FromValidSchema<S> = S extends JSONSchema
   ? FromSchema<S, { deserialize: [{ pattern: { type: 'number' }; output: Amount }] }>
   : never;
+
+/**
+ * The type of an action link's submission (merge, reorder, move) once `SchemaRegistry.submissionReader` has
+ * validated it: derived from the very schema object the link publishes (written `as const`).
+ */
+export type SubmissionOf<S> = FromValidSchema<S>;

@@ -1,5 +1,5 @@
 import { isResourceId } from '@pfs/contracts';
-import { inputError, notFound } from '@pfs/errors';
+import { notFound } from '@pfs/errors';
 import {
   applyMergePatch,
   parseCreateBody,
@@ -16,7 +16,15 @@ import { ledgerDepsOf } from '../../ledger-deps';
 import { mergeAccounts, moveAccount, reorderAccounts } from './account-order.use-case';
 import { createAccount, deleteAccount, updateAccount } from './account-use-cases';
 import { presentAccount } from './accounts.presenter';
-import { type AccountBody, id as accountIdSchema } from './accounts.schema';
+import {
+  type AccountBody,
+  type MergeBody,
+  mergeSubmission,
+  type MoveBody,
+  moveSubmission,
+  type ReorderBody,
+  reorderSubmission,
+} from './accounts.schema';
 import { withRates } from '../../http/rates-ready';
 
 function readFilters(req: Request): SqlFilter[] {
@@ -29,12 +37,9 @@ function readFilters(req: Request): SqlFilter[] {
   return filters;
 }
 
-const readIdList = (value: unknown, field: string): string[] => {
-  if (!Array.isArray(value) || !value.length || value.length > 500 || !value.every(isResourceId)) {
-    throw inputError([{ field, error: 'must be a non-empty array of account ids' }]);
-  }
-  return value;
-};
+const ACCOUNT_IDS = 'must be a non-empty array of account ids';
+/** What the published lists do not state: 1 to 500 ids. */
+const idCountWithinBounds = (ids: unknown) => Array.isArray(ids) && ids.length >= 1 && ids.length <= 500;
 
 const NO_CONTENT = { status: 204, headers: {} };
 
@@ -42,6 +47,19 @@ export function accountsHandlers(deps: ApiDependencies) {
   const api = deps.resourceApi;
   const ledger = ledgerDepsOf(deps);
   const idempotent = idempotentPost(deps.dataSource);
+  const readMove = api.schemas.submissionReader<MoveBody>(moveSubmission, {
+    position: 'must be an integer of at least 0',
+  });
+  const readReorder = api.schemas.submissionReader<ReorderBody>(
+    reorderSubmission,
+    { order: ACCOUNT_IDS },
+    { order: idCountWithinBounds },
+  );
+  const readMerge = api.schemas.submissionReader<MergeBody>(
+    mergeSubmission,
+    { accounts: ACCOUNT_IDS, account: 'must be an account id' },
+    { accounts: idCountWithinBounds },
+  );
 
   const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'accounts' });
@@ -50,7 +68,7 @@ export function accountsHandlers(deps: ApiDependencies) {
   };
 
   const reorder: ApiHandler = async (ctx, req, res) => {
-    const order = readIdList((req.body as { order?: unknown })?.order, 'order');
+    const { order } = readReorder(req.body);
     await idempotent(req, res, async () => {
       await reorderAccounts(ledger, ctx.userId, order);
       return NO_CONTENT;
@@ -58,10 +76,7 @@ export function accountsHandlers(deps: ApiDependencies) {
   };
 
   const merge: ApiHandler = async (ctx, req, res) => {
-    const body = req.body as { accounts?: unknown; account?: unknown };
-    const sources = readIdList(body?.accounts, 'accounts');
-    const target = body?.account;
-    if (!isResourceId(target)) throw inputError([{ field: 'account', error: 'must be an account id' }]);
+    const { accounts: sources, account: target } = readMerge(req.body);
     await idempotent(req, res, async () => {
       await mergeAccounts(ledger, ctx.userId, sources, target);
       return NO_CONTENT;
@@ -69,12 +84,9 @@ export function accountsHandlers(deps: ApiDependencies) {
   };
 
   const move: ApiHandler = async (ctx, req, res) => {
-    const position = (req.body as { position?: unknown })?.position;
-    if (!Number.isInteger(position) || (position as number) < 0) {
-      throw inputError([{ field: 'position', error: 'must be an integer of at least 0' }]);
-    }
+    const { position } = readMove(req.body);
     await idempotent(req, res, async () => {
-      await moveAccount(ledger, ctx.userId, String(req.params.id), position as number);
+      await moveAccount(ledger, ctx.userId, String(req.params.id), position);
       return NO_CONTENT;
     });
   };
@@ -216,11 +228,7 @@ export const accountsOperations: Array<DeclaredOperation<AccountsHandlers>> = [
     method: 'POST',
     title: 'Move to a position',
     scope: 'accounts:rw',
-    submission: {
-      type: 'object',
-      required: ['position'],
-      properties: { position: { type: 'integer', minimum: 0 } },
-    },
+    submission: moveSubmission,
     handler: 'move',
   },
   {
@@ -230,11 +238,7 @@ export const accountsOperations: Array<DeclaredOperation<AccountsHandlers>> = [
     method: 'POST',
     title: 'Set the order of accounts',
     scope: 'accounts:rw',
-    submission: {
-      type: 'object',
-      required: ['order'],
-      properties: { order: { type: 'array', items: accountIdSchema } },
-    },
+    submission: reorderSubmission,
     handler: 'reorder',
   },
   {
@@ -244,11 +248,7 @@ export const accountsOperations: Array<DeclaredOperation<AccountsHandlers>> = [
     method: 'POST',
     title: 'Move every entry of `accounts` into `account` and delete them',
     scope: 'accounts:rw',
-    submission: {
-      type: 'object',
-      required: ['accounts', 'account'],
-      properties: { accounts: { type: 'array', items: accountIdSchema }, account: accountIdSchema },
-    },
+    submission: mergeSubmission,
     handler: 'merge',
   },
 ];

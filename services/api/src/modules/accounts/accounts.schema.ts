@@ -1,5 +1,5 @@
 import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
-import type { ResourceDefinition, WriteBodyOf } from '@pfs/resource-api';
+import type { ResourceDefinition, SubmissionOf, WriteBodyOf } from '@pfs/resource-api';
 import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '@pfs/resource-store';
 
 export const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } as const;
@@ -53,3 +53,23 @@ export const accountsSchema: ResourceDefinition = {
   createRequired: [...required],
   updateRequired: [...required],
 };
+
+// The submissions of the action links, published by the links and validated by the same objects.
+export const moveSubmission = {
+  type: 'object',
+  required: ['position'],
+  properties: { position: { type: 'integer', minimum: 0 } },
+} as const;
+export const reorderSubmission = {
+  type: 'object',
+  required: ['order'],
+  properties: { order: { type: 'array', items: id } },
+} as const;
+export const mergeSubmission = {
+  type: 'object',
+  required: ['accounts', 'account'],
+  properties: { accounts: { type: 'array', items: id }, account: id },
+} as const;
+export type MoveBody = SubmissionOf<typeof moveSubmission>;
+export type ReorderBody = SubmissionOf<typeof reorderSubmission>;
+export type MergeBody = SubmissionOf<typeof mergeSubmission>;
