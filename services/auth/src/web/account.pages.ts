@@ -1,6 +1,6 @@
 import type { TwoFactorSetup, TwoFactorStatus } from '../use-cases/manage-two-factor.use-case';
 import type { PersonalTokenSummary } from '../use-cases/personal-tokens.use-case';
-import { csrfField, errorAlert } from './fields';
+import { csrfField, dataTable, errorAlert } from './fields';
 import { html, RawHtml } from './html';
 import { renderPage } from './layout';
 import type { ConnectedApp } from '@pfs/resource-store';
@@ -54,21 +54,7 @@ function tokensSection(csrfToken: string, tokens: PersonalTokenSummary[]) {
       </tr>`,
   );
   return html`${
-      tokens.length
-        ? html`<table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col"></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
-        : html`<p>No personal tokens.</p>`
+      tokens.length ? dataTable(['Name', 'Created', 'Last used', ''], rows) : html`<p>No personal tokens.</p>`
     }
     <form method="post" action="/account/tokens">
       ${csrfField(csrfToken)}
@@ -91,19 +77,7 @@ function appsSection(csrfToken: string, apps: ConnectedApp[]) {
         </td>
       </tr>`,
   );
-  return html`<table>
-    <thead>
-      <tr>
-        <th scope="col">Application</th>
-        <th scope="col">Access</th>
-        <th scope="col">Since</th>
-        <th scope="col"></th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows}
-    </tbody>
-  </table>`;
+  return dataTable(['Application', 'Access', 'Since', ''], rows);
 }
 
 export function accountPage(options: {

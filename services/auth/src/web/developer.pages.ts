@@ -1,34 +1,25 @@
 import { ALL_SCOPES, parseScope, SCOPE_DESCRIPTIONS } from '@pfs/contracts';
 import type { CreatedClient } from '../use-cases/create-client.use-case';
 import { accountNav } from './account.pages';
-import { csrfField, errorAlert } from './fields';
+import { csrfField, dataTable, errorAlert } from './fields';
 import { html } from './html';
 import { renderPage } from './layout';
 import type { OAuthClientRecord } from '@pfs/resource-store';
 
 function appsTable(apps: OAuthClientRecord[]) {
   if (!apps.length) return html`<p>You have not registered any application.</p>`;
-  return html`<table>
-    <thead>
-      <tr>
-        <th scope="col">Name</th>
-        <th scope="col">client_id</th>
-        <th scope="col">Redirect URI</th>
-        <th scope="col">Scope</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${apps.map(
-        (app) =>
-          html`<tr>
-            <td>${app.name}${app.grants.includes('implicit') ? ' (implicit allowed)' : ''}</td>
-            <td><code>${app.id}</code></td>
-            <td>${app.redirectUri}</td>
-            <td><code>${app.scope}</code></td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return dataTable(
+    ['Name', 'client_id', 'Redirect URI', 'Scope'],
+    apps.map(
+      (app) =>
+        html`<tr>
+          <td>${app.name}${app.grants.includes('implicit') ? ' (implicit allowed)' : ''}</td>
+          <td><code>${app.id}</code></td>
+          <td>${app.redirectUri}</td>
+          <td><code>${app.scope}</code></td>
+        </tr>`,
+    ),
+  );
 }
 
 function scopeChoices(selected: string[]) {

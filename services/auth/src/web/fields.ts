@@ -22,3 +22,17 @@ export function accountFields(options: { csrfToken: string; returnTo: string; em
       value="${options.email ?? ''}"
     />`;
 }
+
+/** A table of records: one header per column (an empty one heads a column of buttons), then the rows. */
+export function dataTable(headers: readonly string[], rows: readonly RawHtml[]): RawHtml {
+  return html`<table>
+    <thead>
+      <tr>
+        ${headers.map((header) => html`<th scope="col">${header}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+}
