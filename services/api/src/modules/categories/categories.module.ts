@@ -1,5 +1,5 @@
 import { apiModule } from '../api-module';
-import { categoriesHandlers, categoriesOperations } from './categories.routes';
+import { categoriesLabels } from './categories.routes';
 import { categoriesSchema } from './categories.schema';
 
 export const categoriesModule = apiModule({
@@ -11,6 +11,6 @@ export const categoriesModule = apiModule({
       rels: ['list', 'create', 'self', 'update', 'patch', 'delete', 'merge', 'sums'],
     },
   ],
-  operations: categoriesOperations,
-  handlers: categoriesHandlers,
+  operations: categoriesLabels.operations,
+  handlers: categoriesLabels.handlers,
 });

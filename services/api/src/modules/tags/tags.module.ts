@@ -1,5 +1,5 @@
 import { apiModule } from '../api-module';
-import { tagsHandlers, tagsOperations } from './tags.routes';
+import { tagsLabels } from './tags.routes';
 import { tagsSchema } from './tags.schema';
 
 export const tagsModule = apiModule({
@@ -8,6 +8,6 @@ export const tagsModule = apiModule({
   resources: [
     { schema: tagsSchema, rels: ['list', 'create', 'self', 'update', 'patch', 'delete', 'merge', 'sums'] },
   ],
-  operations: tagsOperations,
-  handlers: tagsHandlers,
+  operations: tagsLabels.operations,
+  handlers: tagsLabels.handlers,
 });
