@@ -18,7 +18,7 @@ export interface DatabaseTimeouts {
   connectTimeoutMs: number;
   /**
    * Also give up client-side a second after the statement timeout: a frozen or unreachable server never
-   * answers, so only the client can end the wait. Off for cursor streams (exports), which pg cannot time.
+   * answers, so only the client can end the wait. Export streams FETCH batch by batch, each fetch timed.
    */
   clientSide?: boolean;
 }

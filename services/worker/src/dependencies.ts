@@ -59,8 +59,8 @@ export async function createWorkerDependencies(
   const dataSource = await stores.postgres(() =>
     openDatabase({
       url: config.DATABASE_URL,
-      // Export cursors stream for long; pg cannot time them client-side.
-      timeouts: databaseTimeouts(config, false),
+      // Export rows stream by FETCH, each its own statement: both timeouts bound one fetch, not an export.
+      timeouts: databaseTimeouts(config),
       migrationSets: [resourceMigrations],
       entities: resourceEntities,
       applicationName: 'pfs-worker',

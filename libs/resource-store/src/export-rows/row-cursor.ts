@@ -1,4 +1,4 @@
-import QueryStream from 'pg-query-stream';
+import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 
 /** One exported row: money and other numerics arrive as exact decimal strings. */
@@ -7,31 +7,66 @@ export type ExportRow = Record<string, ExportCell>;
 
 /** Rows fetched per round trip: large enough to be fast, small enough to keep memory flat. */
 const BATCH_SIZE = 2_000;
-
-interface PgClient {
-  query(stream: QueryStream): QueryStream;
-}
+const CURSOR = 'pfs_export_rows';
 
 /**
- * Streams the rows of one query through a server-side cursor (pg-query-stream) on a connection of the
- * data source's pool. Back-pressure holds: the next batch is fetched only when the consumer asks, and the
- * connection is taken only when the consumer starts reading.
+ * Streams the rows of one query through a SQL cursor (`DECLARE … NO SCROLL CURSOR`, then `FETCH` per batch)
+ * in a read-only transaction on a connection of the data source's pg pool. Back-pressure holds: the next batch
+ * is fetched only when the consumer asks, and the connection is taken only when the consumer starts reading.
+ *
+ * Why not a protocol-level portal (pg-query-stream, pg-cursor): PostgreSQL times a portal read by repeated
+ * Execute messages as one statement, from its first Execute to its end, so `statement_timeout` bounded the
+ * whole export, consumer included (an XLSX of a million rows died at 30 s and retried forever). Each
+ * `FETCH` is its own statement: the timeout, server-side and pg's client-side `query_timeout`, still ends one
+ * stuck fetch, but no longer a long export that is merely slow to consume.
  */
 export async function* streamRows<Row = ExportRow>(
   source: DataSource,
   sql: string,
   params: unknown[],
 ): AsyncGenerator<Row> {
-  const runner = source.createQueryRunner('slave');
-  const client = (await runner.connect()) as PgClient;
+  // The pool itself, not a TypeORM query runner: only pg's release(error) can drop a broken connection.
+  const pool = (source.driver as unknown as { master: Pool }).master;
+  const client = await pool.connect();
+  let failure: Error | undefined;
   try {
-    const stream = client.query(new QueryStream(sql, params, { batchSize: BATCH_SIZE }));
-    try {
-      for await (const row of stream) yield row as Row;
-    } finally {
-      stream.destroy();
+    await client.query('BEGIN READ ONLY');
+    // A cursor's plan is tuned by default for the first 10 % of rows; an export reads them all.
+    await client.query('SET LOCAL cursor_tuple_fraction = 1');
+    await client.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql}`, params);
+    // One batch is fetched ahead while the consumer handles the current one (a round trip hidden per batch).
+    let next = fetchBatch(client);
+    for (;;) {
+      const rows = await next;
+      const last = rows.length < BATCH_SIZE;
+      if (!last) next = fetchBatch(client);
+      for (const row of rows) yield row as Row;
+      if (last) break;
     }
+  } catch (error) {
+    failure = error as Error;
+    throw error;
   } finally {
-    await runner.release();
+    // Also reached when the consumer stops early (break, or an error downstream): the cursor ends with
+    // its transaction. After a failure the connection is not trusted (a client-side timeout leaves the
+    // server busy): released with the error, the pool drops it.
+    const rollbackFailure = await endTransaction(client);
+    client.release(rollbackFailure ?? failure);
+  }
+}
+
+function fetchBatch(client: PoolClient): Promise<unknown[]> {
+  const batch = client.query(`FETCH ${BATCH_SIZE} FROM ${CURSOR}`).then((result) => result.rows);
+  // Its failure is thrown where the batch is awaited; until then (a slow or stopped consumer) it is not unhandled.
+  batch.catch(() => undefined);
+  return batch;
+}
+
+async function endTransaction(client: PoolClient): Promise<Error | undefined> {
+  try {
+    await client.query('ROLLBACK');
+    return undefined;
+  } catch (error) {
+    return error as Error;
   }
 }

@@ -1,5 +1,5 @@
 import { createRedisClient, Redis } from '@pfs/redis';
-import { createDataSource, resourceEntities } from '@pfs/resource-store';
+import { createDataSource, DatabaseTimeouts, resourceEntities } from '@pfs/resource-store';
 import { FsStorage, ObjectStorage } from '@pfs/storage';
 import { testLogger } from '@pfs/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,12 +23,18 @@ export interface TestPipeline {
 
 /** The pipeline over the test run's real Postgres and Redis, with the fs driver in a temp dir (or a given storage). */
 export async function createTestPipeline(
-  options: { storage?: ObjectStorage; mailer?: Mailer; userConcurrency?: number } = {},
+  options: {
+    storage?: ObjectStorage;
+    mailer?: Mailer;
+    userConcurrency?: number;
+    timeouts?: DatabaseTimeouts;
+  } = {},
 ): Promise<TestPipeline> {
   const dataSource = createDataSource({
     url: process.env.DATABASE_URL!,
     poolSize: 4,
     entities: resourceEntities,
+    timeouts: options.timeouts,
   });
   await dataSource.initialize();
   const redis = createRedisClient({
