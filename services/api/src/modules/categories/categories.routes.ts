@@ -1,10 +1,11 @@
-import { isResourceId, RESOURCE_ID_PATTERN } from '@pfs/contracts';
+import { isResourceId } from '@pfs/contracts';
 import { AppError, inputError, notFound } from '@pfs/errors';
 import { type Category, categoriesTable, CategoryRepository } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 import { labelFilters } from '../labels/label-filters';
 import { namedLabelOperations } from '../labels/named-label.operations';
+import { labelId } from '../labels/named-label.schema';
 import { presentCategory } from './categories.presenter';
 import { categoriesListQuery } from './categories.schema';
 
@@ -56,9 +57,9 @@ export const categoriesLabels = namedLabelOperations({
           type: 'array',
           minItems: 1,
           maxItems: 500,
-          items: { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` },
+          items: labelId,
         },
-        category: { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` },
+        category: labelId,
       },
     },
   },

@@ -6,8 +6,9 @@ import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 import { labelFilters } from '../labels/label-filters';
 import { namedLabelOperations } from '../labels/named-label.operations';
+import { labelId } from '../labels/named-label.schema';
 import { presentTag } from './tags.presenter';
-import { id, tagsListQuery } from './tags.schema';
+import { tagsListQuery } from './tags.schema';
 
 const TYPES = ['expense', 'income'];
 /** The reference's default page size for tags. */
@@ -91,9 +92,9 @@ export const tagsLabels = namedLabelOperations({
       type: 'object',
       required: ['tags'],
       properties: {
-        tags: { type: 'array', minItems: 1, maxItems: 500, items: id },
-        tag: id,
-        category: id,
+        tags: { type: 'array', minItems: 1, maxItems: 500, items: labelId },
+        tag: labelId,
+        category: labelId,
       },
     },
   },

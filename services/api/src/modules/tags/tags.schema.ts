@@ -1,18 +1,9 @@
-import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
-import type { ResourceDefinition } from '@pfs/resource-api';
+import { countsOf, labelId, labelListQuery, labelSchema } from '../labels/named-label.schema';
 
-export const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` };
-
-export const tagsListQuery = {
-  type: 'object',
-  properties: {
-    page: { type: 'integer', minimum: 0, default: 0 },
-    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 50 },
-    since: { type: 'string', description: 'A Service-Modified value of this endpoint.' },
-    include_deleted: { type: 'boolean' },
-    type: { type: 'string', enum: ['expense', 'income'] },
-    search: { type: 'string' },
-    ids: { type: 'string', description: 'Comma-separated ids.' },
+export const tagsListQuery = labelListQuery({
+  defaultPerPage: 50,
+  types: ['expense', 'income'],
+  more: {
     categories: {
       type: 'string',
       description: 'Comma-separated category ids; empty: tags without a category.',
@@ -33,30 +24,13 @@ export const tagsListQuery = {
       description: 'Comma-separated category ids: the tags used on entries of any of those categories.',
     },
   },
-};
+});
 
-export const tagsSchema: ResourceDefinition = {
+export const tagsSchema = labelSchema({
   name: 'tags',
   title: 'Tag',
   description: 'A tag of entries, typed expense or income, optionally under a primary category.',
-  properties: {
-    id: { type: 'string', readOnly: true },
-    name: { type: 'string', minLength: 1, maxLength: 100 },
-    type: { type: 'string', enum: ['expense', 'income'] },
-    category: { ...id, description: 'Primary category id.' },
-    modified: { type: 'string', readOnly: true, description: 'Opaque; send it back on writes.' },
-    deleted: { type: 'boolean', readOnly: true },
-    counts: {
-      type: 'object',
-      readOnly: true,
-      properties: {
-        entries: { type: 'integer', minimum: 0 },
-        unsorted_entries: { type: 'integer', minimum: 0 },
-        budgets: { type: 'integer', minimum: 0 },
-      },
-    },
-    extra: { type: 'object', description: 'Any JSON the application stores; returned unchanged (≤16 KiB).' },
-  },
-  createRequired: ['name', 'type'],
-  updateRequired: ['name', 'type'],
-};
+  type: { type: 'string', enum: ['expense', 'income'] },
+  afterType: { category: { ...labelId, description: 'Primary category id.' } },
+  counts: countsOf(['entries', 'unsorted_entries', 'budgets']),
+});
