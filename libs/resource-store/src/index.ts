@@ -21,6 +21,8 @@ export const resourceEntities = [UserEntityForList];
 export { CurrencyRateRepository } from './repositories/currency-rate.repository';
 export type { RateImportResult } from './repositories/currency-rate.repository';
 export { claimChangeSeq, readListVersion, readWatermark, withUserChange } from './sync/change-sequence';
+export type { UserChange, UserRead } from './sync/user-change';
+export { UserStore } from './sync/user-store';
 export { ResourceTable } from './sync/resource-table';
 export type {
   PageRequest,
@@ -41,14 +43,14 @@ export type { TagFilters } from './repositories/tag.repository';
 export { tagsTable } from './repositories/tags-table';
 export type { Tag, TagType } from './repositories/tags-table';
 export { categoryUsageCounters, countUsage, tagUsageCounters } from './repositories/usage-counts';
-export type { UsageCount, UsageCounter } from './repositories/usage-counts';
+export type { UsageCount, UsageCounter } from './repositories/reference-types';
 export {
   accountMergeHooks,
   categoryReferenceHooks,
   tagReferenceHooks,
   tagToCategoryHooks,
 } from './repositories/reference-hooks';
-export type { ReferenceHook } from './repositories/reference-hooks';
+export type { ReferenceHook } from './repositories/reference-types';
 export { ExportRepository, exportsTable } from './repositories/export.repository';
 export type {
   ExportListFilters,
@@ -80,7 +82,7 @@ export type { Entry, EntryLocation, EntryReminder, EntrySnapshot } from './repos
 export { buildEntryFilters, sumEntriesByDay } from './repositories/entry-filters';
 export type { DailyTotal, EntryFilters, IdFilter } from './repositories/entry-filters';
 export { IdempotencyRepository } from './repositories/idempotency.repository';
-export type { IdempotencyClaim, StoredResponse } from './repositories/idempotency.repository';
+export type { IdempotentOutcome, StoredResponse } from './repositories/idempotency.repository';
 export { UserProfileRepository } from './repositories/user-profile.repository';
 export type {
   LockedProfile,

@@ -5,14 +5,29 @@ import type { Logger } from '@pfs/logger';
 import { ResourceApi } from '@pfs/resource-api';
 import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
 import {
+  AccountRepository,
+  BudgetRepository,
+  CategoryRepository,
+  CurrencyRateRepository,
   databaseTimeouts,
+  EntryRepository,
+  ExportRepository,
+  IdempotencyRepository,
+  ImageRepository,
+  LiveTokenRepository,
+  MainCurrencyChangeRepository,
+  NotificationRepository,
   openDatabase,
+  PushTokenRepository,
+  RepeatRepository,
   resourceEntities,
   resourceMigrations,
   StoreHealth,
   storeHealth,
+  TagRepository,
+  UserProfileRepository,
   UserRepository,
-  LiveTokenRepository,
+  UserStore,
 } from '@pfs/resource-store';
 import { createStorage, ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
@@ -21,6 +36,27 @@ import { RequestGate } from './middleware/request-gate';
 import { UserProfileCache } from './modules/me/user-profile-cache';
 import { RateBook } from './modules/currencies/rate-book';
 
+/** Every repository the API uses, built once here. */
+export interface ApiRepositories {
+  accounts: AccountRepository;
+  budgets: BudgetRepository;
+  categories: CategoryRepository;
+  currencyRates: CurrencyRateRepository;
+  entries: EntryRepository;
+  exports: ExportRepository;
+  idempotency: IdempotencyRepository;
+  images: ImageRepository;
+  /** Live tokens, for re-warming Redis's introspection records when Redis misses one. */
+  liveTokens: LiveTokenRepository;
+  mainCurrencyChange: MainCurrencyChangeRepository;
+  notifications: NotificationRepository;
+  pushTokens: PushTokenRepository;
+  repeats: RepeatRepository;
+  tags: TagRepository;
+  userProfiles: UserProfileRepository;
+  users: UserRepository;
+}
+
 export interface ApiDependencies {
   config: ApiConfig;
   logger: Logger;
@@ -28,9 +64,10 @@ export interface ApiDependencies {
   /** The health probes and pool counters of the database, for /health and the metrics. */
   storeHealth: StoreHealth;
   redis: Redis;
+  /** Contexts for the repositories: `store.read(userId)`, `store.change(userId, work)` (the unit of work). */
+  store: UserStore;
+  repos: ApiRepositories;
   users: UserRepository;
-  /** Live tokens, for re-warming Redis's introspection records when Redis misses one. */
-  liveTokens: LiveTokenRepository;
   /** The conventions layer: schemas, sync tokens, responses (docs/conventions.md). */
   resourceApi: ResourceApi;
   /** Authentication and rate limiting in one Redis round trip. */
@@ -60,21 +97,49 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
     }),
   );
-  const rates = await new RateBook(dataSource, logger).load({ warm: config.NODE_ENV !== 'test' });
+  const currencyRates = new CurrencyRateRepository(dataSource);
+  const rates = await new RateBook(currencyRates, logger).load({ warm: config.NODE_ENV !== 'test' });
   // Auto-pipelined: the gate checks of requests that arrive together share one Redis write and read.
   const redis = await stores.redis(
     () => openRedis({ ...redisOptionsOf(config), autoPipelining: true }),
     dataSource,
   );
   const exportQueue = openExportJobQueue(config);
+  const profileCache = new UserProfileCache(redis);
+  const users = new UserRepository(dataSource);
+  const repos: ApiRepositories = {
+    accounts: new AccountRepository(),
+    budgets: new BudgetRepository(),
+    categories: new CategoryRepository(dataSource),
+    currencyRates,
+    entries: new EntryRepository(),
+    exports: new ExportRepository(dataSource),
+    idempotency: new IdempotencyRepository(dataSource),
+    images: new ImageRepository(),
+    liveTokens: new LiveTokenRepository(dataSource),
+    mainCurrencyChange: new MainCurrencyChangeRepository(),
+    notifications: new NotificationRepository(dataSource),
+    pushTokens: new PushTokenRepository(dataSource),
+    repeats: new RepeatRepository(dataSource),
+    tags: new TagRepository(dataSource),
+    // A write of the users row has committed when this runs: a Redis failure must not turn it into a 500
+    // (a retry would then be a 409). The cached copy expires within its TTL (10 minutes) anyway.
+    userProfiles: new UserProfileRepository(dataSource, (userId) =>
+      profileCache
+        .invalidate(userId)
+        .catch((error) => logger.warn({ err: error, userId }, 'could not drop the cached profile')),
+    ),
+    users,
+  };
   return {
     config,
     logger,
     dataSource,
     storeHealth: storeHealth(dataSource, [resourceMigrations]),
     redis,
-    users: new UserRepository(dataSource),
-    liveTokens: new LiveTokenRepository(dataSource),
+    store: new UserStore(dataSource),
+    repos,
+    users,
     rates,
     resourceApi: new ResourceApi({ baseUrl: config.BASE_URL, syncSecret: config.SYNC_TOKEN_SECRET, redis }),
     gate: new RequestGate(redis, {
@@ -82,7 +147,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       limit: config.RATE_LIMIT_LIMIT,
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     }),
-    profileCache: new UserProfileCache(redis),
+    profileCache,
     exportQueue,
     storage: createStorage(config),
     async close() {

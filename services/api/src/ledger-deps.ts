@@ -1,13 +1,20 @@
 import type { RateSource } from '@pfs/money';
-import { AccountRepository, EntryRepository, type UserRepository } from '@pfs/resource-store';
-import type { DataSource } from 'typeorm';
+import type {
+  AccountRepository,
+  EntryRepository,
+  RepeatRepository,
+  UserRepository,
+  UserStore,
+} from '@pfs/resource-store';
 import type { ApiDependencies } from './dependencies';
 
 /** What the ledger's use cases need; built once in the API's dependencies. */
 export interface LedgerDeps {
-  dataSource: DataSource;
+  /** Read contexts and changes (the unit of work) for the repositories below. */
+  store: UserStore;
   accounts: AccountRepository;
   entries: EntryRepository;
+  repeats: RepeatRepository;
   users: UserRepository;
   /** EUR reference rates loaded from `currency_rates` at boot. */
   rates: RateSource;
@@ -16,10 +23,11 @@ export interface LedgerDeps {
 /** The ledger's use-case dependencies, from the API's. */
 export function ledgerDepsOf(deps: ApiDependencies): LedgerDeps {
   return {
-    dataSource: deps.dataSource,
-    accounts: new AccountRepository(deps.dataSource),
-    entries: new EntryRepository(deps.dataSource),
-    users: deps.users,
+    store: deps.store,
+    accounts: deps.repos.accounts,
+    entries: deps.repos.entries,
+    repeats: deps.repos.repeats,
+    users: deps.repos.users,
     rates: deps.rates,
   };
 }

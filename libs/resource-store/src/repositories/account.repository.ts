@@ -1,5 +1,5 @@
-import type { DataSource, EntityManager } from 'typeorm';
 import { RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-table';
+import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { toAmountText, toOptionalAmount } from './ledger-values';
 
 export const ACCOUNT_TYPES = [
@@ -119,89 +119,98 @@ export const accountsTable = new ResourceTable<Account>({
 export class AccountRepository {
   readonly table = accountsTable;
 
-  constructor(private readonly source: DataSource) {}
-
-  async countLive(manager: EntityManager | DataSource, userId: string): Promise<number> {
-    const [row] = await manager.query(
+  async countLive(read: UserRead): Promise<number> {
+    const [row] = await handleOf(read).query(
       `SELECT count(*)::int AS count FROM accounts WHERE user_id = $1 AND NOT deleted`,
-      [userId],
+      [read.userId],
     );
     return row.count;
   }
 
   /**
    * The user's live accounts among `ids`, for a write transaction. No row lock is taken: every write of a
-   * user runs after `withUserChange` claimed the user's change sequence, which serialises them, and
-   * balances only ever move by atomic `+ delta` updates.
+   * user runs in a change (withUserChange), which claimed the user's change sequence and so serialises
+   * them, and balances only ever move by atomic `+ delta` updates.
    */
-  async lockAccounts(manager: EntityManager, userId: string, ids: string[]): Promise<Account[]> {
-    return this.table.findByIds(manager, userId, ids);
+  async lockAccounts(change: UserChange, ids: string[]): Promise<Account[]> {
+    return this.table.findByIds(change, ids);
   }
 
   /**
    * Adds `delta` (exact text) to an account's entries total and `countDelta` to its live-entry count, in the
-   * caller's transaction. The account joins the change (its balance changed) without a new `modified`: only
-   * its writable fields define revisions.
+   * change. The account joins the change (its balance changed) without a new `modified`: only its writable
+   * fields define revisions.
    */
   async addToEntriesTotal(
-    manager: EntityManager,
+    change: UserChange,
     accountId: string,
     delta: string,
-    changeSeq: string,
     countDelta = 0,
   ): Promise<void> {
-    await manager.query(
+    await transactionOf(change).query(
       `UPDATE accounts SET entries_total = entries_total + $2::numeric, entries_count = entries_count + $4, change_seq = $3
-       WHERE id = $1`,
-      [accountId, delta, changeSeq, countDelta],
+       WHERE id = $1 AND user_id = $5`,
+      [accountId, delta, change.changeSeq, countDelta, change.userId],
     );
   }
 
   /** How many live entries the user has (the sum of the per-account counts kept with every write). */
-  async countLiveEntries(source: EntityManager | DataSource, userId: string): Promise<number> {
-    const [row] = await source.query(
+  async countLiveEntries(read: UserRead): Promise<number> {
+    const [row] = await handleOf(read).query(
       `SELECT coalesce(sum(entries_count), 0)::bigint AS count FROM accounts WHERE user_id = $1`,
-      [userId],
+      [read.userId],
     );
     return Number(row.count);
   }
 
   /** Recomputes an account's entries total from its live entries (after a merge moved many at once). */
-  async recomputeEntriesTotal(manager: EntityManager, accountId: string, changeSeq: string): Promise<void> {
-    await manager.query(
+  async recomputeEntriesTotal(change: UserChange, accountId: string): Promise<void> {
+    await transactionOf(change).query(
       `UPDATE accounts SET change_seq = $2,
          entries_total = coalesce((SELECT sum(account_amount) FROM entries WHERE account_id = $1 AND NOT deleted), 0),
          entries_count = (SELECT count(*) FROM entries WHERE account_id = $1 AND NOT deleted)
-       WHERE id = $1`,
-      [accountId, changeSeq],
+       WHERE id = $1 AND user_id = $3`,
+      [accountId, change.changeSeq, change.userId],
     );
   }
 
+  /** Accounts whose parent is one of `parentIds` become top-level (their parents are going away). */
+  async detachChildren(change: UserChange, parentIds: string[]): Promise<void> {
+    await transactionOf(change).query(
+      `UPDATE accounts SET parent_id = NULL, change_seq = $3 WHERE user_id = $1 AND parent_id = ANY($2::bigint[])`,
+      [change.userId, parentIds, change.changeSeq],
+    );
+  }
+
+  /** Whether the account holds any live entry. */
+  async hasEntries(read: UserRead, accountId: string): Promise<boolean> {
+    const rows: unknown[] = await handleOf(read).query(
+      `SELECT 1 FROM entries WHERE user_id = $1 AND account_id = $2 AND NOT deleted LIMIT 1`,
+      [read.userId, accountId],
+    );
+    return rows.length > 0;
+  }
+
   /** The next free position at the end of the user's order. */
-  async nextOrder(manager: EntityManager, userId: string): Promise<number> {
-    const [row] = await manager.query(
+  async nextOrder(read: UserRead): Promise<number> {
+    const [row] = await handleOf(read).query(
       `SELECT coalesce(max(sort_order) + 1, 0)::int AS next FROM accounts WHERE user_id = $1 AND NOT deleted`,
-      [userId],
+      [read.userId],
     );
     return row.next;
   }
 
   /** Live accounts of the user in display order (order, then id). */
-  async listInOrder(manager: EntityManager | DataSource, userId: string): Promise<Account[]> {
-    const rows: Array<{ id: string }> = await manager.query(
+  async listInOrder(read: UserRead): Promise<Account[]> {
+    const rows: Array<{ id: string }> = await handleOf(read).query(
       `SELECT id::text AS id FROM accounts WHERE user_id = $1 AND NOT deleted ORDER BY sort_order, id`,
-      [userId],
+      [read.userId],
     );
     const records = await this.table.findByIds(
-      manager,
-      userId,
+      read,
       rows.map((row) => row.id),
     );
     const byId = new Map(records.map((record) => [record.id, record]));
     return rows.map((row) => byId.get(row.id)!).filter(Boolean);
-  }
-
-  get dataSource(): DataSource {
-    return this.source;
   }
 }

@@ -1,15 +1,15 @@
-import type { ReferenceHook } from './reference-hooks';
-import type { UsageCounter } from './usage-counts';
+import { handleOf, transactionOf } from '../sync/user-change';
+import type { ReferenceHook, UsageCounter } from './reference-types';
 import { budgetsTable } from './budgets-table';
 
 /** `counts.budgets` of categories and tags: live budgets naming them in either form (include or `!`). */
 function budgetsReferencing(include: string, exclude: string): UsageCounter {
-  return async (source, userId, ids) => {
-    const rows: Array<{ id: string; count: number }> = await source.query(
+  return async (read, ids) => {
+    const rows: Array<{ id: string; count: number }> = await handleOf(read).query(
       `SELECT ref::text AS id, count(DISTINCT b.id)::int AS count
        FROM budgets b, unnest(b.${include} || b.${exclude}) ref
        WHERE b.user_id = $1 AND NOT b.deleted AND ref = ANY($2::bigint[]) GROUP BY ref`,
-      [userId, ids],
+      [read.userId, ids],
     );
     return rows.map((row) => ({ id: row.id, key: 'budgets', count: row.count }));
   };
@@ -26,20 +26,19 @@ function mergeBudgetReferences(include: string, exclude: string): ReferenceHook 
   const replace = (column: string) =>
     `${column} = ARRAY(SELECT DISTINCT x FROM unnest(array(SELECT y FROM unnest(${column}) y WHERE y <> ALL($2::bigint[]))
        || CASE WHEN ${column} && $2::bigint[] THEN ARRAY[$4::bigint] ELSE '{}'::bigint[] END) x ORDER BY x)`;
-  return async (manager, { userId, fromIds, toId, changeSeq }) => {
+  return async (change, { fromIds, toId }) => {
     if (toId === null || !fromIds.length) return;
-    const result = await manager.query(
+    const result = await transactionOf(change).query(
       `UPDATE budgets SET ${replace(include)}, ${replace(exclude)}, change_seq = $3,
          modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), modified_at + interval '1 millisecond')
        WHERE user_id = $1 AND NOT deleted AND (${include} && $2::bigint[] OR ${exclude} && $2::bigint[])
        RETURNING id::text AS id`,
-      [userId, fromIds, changeSeq, toId],
+      [change.userId, fromIds, change.changeSeq, toId],
     );
     const value = result as unknown[];
     const rows = (value.length === 2 && Array.isArray(value[0]) ? value[0] : value) as Array<{ id: string }>;
     await budgetsTable.recordRevisions(
-      manager,
-      userId,
+      change,
       rows.map((row) => row.id),
     );
   };

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { handleOf, type UserRead } from '../sync/user-change';
 
 /** A date range of one budget (an iteration, or the period before the first) whose entries are summed. */
 export interface BudgetWindow {
@@ -56,14 +56,13 @@ function disjointRanges(windows: BudgetWindow[]): Array<{ from: string; to: stri
  *   of its day.
  */
 export async function sumBudgetWindows(
-  source: DataSource | EntityManager,
-  userId: string,
+  read: UserRead,
   windows: BudgetWindow[],
   today: string,
 ): Promise<BudgetWindowTotal[]> {
   if (!windows.length) return [];
   const ranges = disjointRanges(windows);
-  return source.query(
+  return handleOf(read).query(
     `WITH daily AS MATERIALIZED (
        SELECT x.* FROM unnest($6::date[], $7::date[]) AS r(date_from, date_to)
        CROSS JOIN LATERAL (
@@ -104,7 +103,7 @@ export async function sumBudgetWindows(
          OR (NOT d.is_expense AND b.type = 'percent'))
      GROUP BY 1, 2, 3, 4, 5`,
     [
-      userId,
+      read.userId,
       windows.map((window) => window.key),
       windows.map((window) => window.budgetId),
       windows.map((window) => window.from),

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { handleOf, type UserRead } from '../sync/user-change';
 import type { SqlFilter } from '../sync/sql-params';
 import { type Budget, budgetsTable } from './budgets-table';
 
@@ -59,22 +59,20 @@ export function budgetListFilters(filters: BudgetListFilters): SqlFilter[] {
 export class BudgetRepository {
   readonly table = budgetsTable;
 
-  constructor(private readonly source: DataSource) {}
-
   /** The next free position at the end of the user's order. */
-  async nextOrder(manager: EntityManager | DataSource, userId: string): Promise<number> {
-    const [row] = await manager.query(
+  async nextOrder(read: UserRead): Promise<number> {
+    const [row] = await handleOf(read).query(
       `SELECT coalesce(max(sort_order) + 1, 0)::int AS next FROM budgets WHERE user_id = $1 AND NOT deleted`,
-      [userId],
+      [read.userId],
     );
     return Math.min(row.next, 255);
   }
 
   /** Ids of the user's live budgets in display order (order, then id). */
-  async idsInOrder(manager: EntityManager | DataSource, userId: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await manager.query(
+  async idsInOrder(read: UserRead): Promise<string[]> {
+    const rows: Array<{ id: string }> = await handleOf(read).query(
       `SELECT id::text AS id FROM budgets WHERE user_id = $1 AND NOT deleted ORDER BY sort_order, id`,
-      [userId],
+      [read.userId],
     );
     return rows.map((row) => row.id);
   }
@@ -83,19 +81,18 @@ export class BudgetRepository {
    * The user's live, active regular budgets without any filter, lowest order first: the candidates for the
    * overall budget of `/me/summary`.
    */
-  async findOverallCandidates(userId: string): Promise<Budget[]> {
-    const rows: Array<{ id: string }> = await this.source.query(
+  async findOverallCandidates(read: UserRead): Promise<Budget[]> {
+    const rows: Array<{ id: string }> = await handleOf(read).query(
       `SELECT id::text AS id FROM budgets
        WHERE user_id = $1 AND NOT deleted AND status = 'active' AND type = 'regular'
          AND cardinality(category_ids) = 0 AND cardinality(excluded_category_ids) = 0
          AND cardinality(tag_ids) = 0 AND cardinality(excluded_tag_ids) = 0
          AND cardinality(account_ids) = 0 AND cardinality(excluded_account_ids) = 0
        ORDER BY sort_order, id`,
-      [userId],
+      [read.userId],
     );
     const found = await budgetsTable.findByIds(
-      this.source,
-      userId,
+      read,
       rows.map((row) => row.id),
     );
     return rows.map((row) => found.find((budget) => budget.id === row.id)!).filter(Boolean);
@@ -103,22 +100,17 @@ export class BudgetRepository {
 
   /** Among `ids` of each kind, those the user deleted (a budget referencing them has a problem). */
   async findDeletedReferences(
-    source: EntityManager | DataSource,
-    userId: string,
+    read: UserRead,
     referenced: { categories: string[]; tags: string[]; accounts: string[] },
   ): Promise<{ categories: Set<string>; tags: Set<string>; accounts: Set<string> }> {
-    const rows: Array<{ kind: 'categories' | 'tags' | 'accounts'; id: string }> = await source.query(
+    const rows: Array<{ kind: 'categories' | 'tags' | 'accounts'; id: string }> = await handleOf(read).query(
       `SELECT 'categories' AS kind, id::text AS id FROM categories WHERE user_id = $1 AND deleted AND id = ANY($2::bigint[])
        UNION ALL SELECT 'tags', id::text FROM tags WHERE user_id = $1 AND deleted AND id = ANY($3::bigint[])
        UNION ALL SELECT 'accounts', id::text FROM accounts WHERE user_id = $1 AND deleted AND id = ANY($4::bigint[])`,
-      [userId, referenced.categories, referenced.tags, referenced.accounts],
+      [read.userId, referenced.categories, referenced.tags, referenced.accounts],
     );
     const result = { categories: new Set<string>(), tags: new Set<string>(), accounts: new Set<string>() };
     for (const row of rows) result[row.kind].add(row.id);
     return result;
-  }
-
-  get dataSource(): DataSource {
-    return this.source;
   }
 }

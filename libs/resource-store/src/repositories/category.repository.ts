@@ -1,6 +1,7 @@
 import { isResourceId } from '@pfs/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { withUserChange } from '../sync/change-sequence';
+import { transactionOf, type UserChange, userRead } from '../sync/user-change';
 import {
   PageRequest,
   PageResult,
@@ -81,11 +82,11 @@ export class CategoryRepository {
   constructor(private readonly source: DataSource) {}
 
   list(userId: string, page: PageRequest, filters: CategoryFilters = {}): Promise<PageResult<Category>> {
-    return categoriesTable.list(this.source, userId, page, filtersOf(filters));
+    return categoriesTable.list(userRead(this.source, userId), page, filtersOf(filters));
   }
 
   findById(userId: string, id: string): Promise<Category | undefined> {
-    return categoriesTable.findById(this.source, userId, id);
+    return categoriesTable.findById(userRead(this.source, userId), id);
   }
 
   findLiveIds(
@@ -93,13 +94,11 @@ export class CategoryRepository {
     ids: string[],
     source: DataSource | EntityManager = this.source,
   ): Promise<Category[]> {
-    return categoriesTable.findByIds(source, userId, ids);
+    return categoriesTable.findByIds(userRead(source, userId), ids);
   }
 
   create(userId: string, snapshot: Snapshot): Promise<Category> {
-    return withUserChange(this.source, userId, (manager, seq) =>
-      categoriesTable.insert(manager, userId, seq, snapshot),
-    );
+    return withUserChange(this.source, userId, (change) => categoriesTable.insert(change, snapshot));
   }
 
   update(
@@ -110,47 +109,46 @@ export class CategoryRepository {
       loadRevision: (at: Date) => Promise<Snapshot | undefined>,
     ) => Promise<Snapshot>,
   ): Promise<Category | undefined> {
-    return categoriesTable.updateGuarded(this.source, userId, id, decide);
+    return withUserChange(this.source, userId, (change) => categoriesTable.updateGuarded(change, id, decide));
   }
 
   /** Soft-deletes; tags lose it as their category, other references follow the hooks. */
   async delete(userId: string, id: string): Promise<boolean> {
-    return withUserChange(this.source, userId, async (manager, changeSeq) => {
-      const deleted = await categoriesTable.softDelete(manager, userId, [id], changeSeq);
-      if (deleted) await this.moveReferences(manager, { userId, fromIds: [id], toId: null, changeSeq });
+    return withUserChange(this.source, userId, async (change) => {
+      const deleted = await categoriesTable.softDelete(change, [id]);
+      if (deleted) await this.moveReferences(change, { fromIds: [id], toId: null });
       return deleted > 0;
     });
   }
 
   /** Moves everything that used `fromIds` to `toId`, then deletes `fromIds`; one transaction. */
   async merge(userId: string, fromIds: string[], toId: string): Promise<void> {
-    await withUserChange(this.source, userId, async (manager, changeSeq) => {
+    await withUserChange(this.source, userId, async (change) => {
       const sources = fromIds.filter((id) => id !== toId);
-      await this.moveReferences(manager, { userId, fromIds: sources, toId, changeSeq });
-      await categoriesTable.softDelete(manager, userId, sources, changeSeq);
+      await this.moveReferences(change, { fromIds: sources, toId });
+      await categoriesTable.softDelete(change, sources);
     });
   }
 
   private async moveReferences(
-    manager: EntityManager,
-    options: { userId: string; fromIds: string[]; toId: string | null; changeSeq: string },
+    change: UserChange,
+    options: { fromIds: string[]; toId: string | null },
   ): Promise<void> {
-    const moved = await manager.query(
+    const moved = await transactionOf(change).query(
       `UPDATE tags t SET category_id = $3, change_seq = $4,
          modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
        WHERE t.user_id = $1 AND t.category_id = ANY($2::bigint[]) AND NOT t.deleted RETURNING t.id::text AS id`,
-      [options.userId, options.fromIds, options.toId, options.changeSeq],
+      [change.userId, options.fromIds, options.toId, change.changeSeq],
     );
     await tagsTable.recordRevisions(
-      manager,
-      options.userId,
+      change,
       returnedRows(moved).map((row) => String(row.id)),
     );
-    for (const hook of categoryReferenceHooks) await hook(manager, options);
+    for (const hook of categoryReferenceHooks) await hook(change, options);
   }
 
   countsFor(userId: string, ids: string[]): Promise<Map<string, Record<string, number>>> {
     const zeros = Object.fromEntries(CATEGORY_COUNT_KEYS.map((key) => [key, 0]));
-    return countUsage(categoryUsageCounters, this.source, userId, ids, zeros);
+    return countUsage(categoryUsageCounters, userRead(this.source, userId), ids, zeros);
   }
 }

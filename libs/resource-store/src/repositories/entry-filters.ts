@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { handleOf, type UserRead } from '../sync/user-change';
 import type { SqlFilter } from '../sync/sql-params';
 import { SqlParams } from '../sync/sql-params';
 
@@ -77,15 +77,14 @@ export interface DailyTotal {
  * one's own accounts is neither). Conversion and grouping into weeks or months happen in the use case.
  */
 export async function sumEntriesByDay(
-  source: DataSource | EntityManager,
-  userId: string,
+  read: UserRead,
   filters: EntryFilters,
   /** Also per tag (an entry counts once for each of its tags) or per category. */
   groupBy?: 'tag' | 'category',
 ): Promise<DailyTotal[]> {
   const params = new SqlParams();
   const where = [
-    `t.user_id = ${params.add(userId)}`,
+    `t.user_id = ${params.add(read.userId)}`,
     'NOT t.deleted',
     't.transaction_id IS NULL',
     't.amount <> 0',
@@ -94,7 +93,7 @@ export async function sumEntriesByDay(
   const group =
     groupBy === 'tag' ? 'g.tag_id::text' : groupBy === 'category' ? 't.category_id::text' : 'NULL::text';
   const join = groupBy === 'tag' ? 'CROSS JOIN LATERAL unnest(t.tag_ids) AS g (tag_id)' : '';
-  const rows: DailyTotal[] = await source.query(
+  const rows: DailyTotal[] = await handleOf(read).query(
     `SELECT to_char(t.date, 'YYYY-MM-DD') AS date, t.currency,
               CASE WHEN t.amount < 0 THEN 'expense' ELSE 'income' END AS kind,
               sum(t.amount)::text AS total, count(*)::int AS count, ${group} AS "group",

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { handleOf, type UserRead } from '../sync/user-change';
 import { readWatermark } from '../sync/change-sequence';
 import { SqlParams } from '../sync/sql-params';
 import { buildEntryFilters, type EntryFilters } from './entry-filters';
@@ -46,10 +46,11 @@ const distanceSql = (lat: string, lng: string) =>
  * to the entries counted. Returns a page, the total, and the watermark read before it (the next `since`).
  */
 export async function listEntryLocations(
-  source: DataSource,
-  userId: string,
+  read: UserRead,
   query: EntryLocationQuery,
 ): Promise<{ items: LocationGroup[]; total: number; watermark: string }> {
+  const userId = read.userId;
+  const source = handleOf(read);
   const watermark = await readWatermark(source, userId);
   const params = new SqlParams();
   const where = [
@@ -103,7 +104,7 @@ export async function listEntryLocations(
 
   /** A page past the end still reports the total (for Link's last page). */
   async function countAll(): Promise<number> {
-    const all = await listEntryLocations(source, userId, { ...query, offset: 0, limit: 1 });
+    const all = await listEntryLocations(read, { ...query, offset: 0, limit: 1 });
     return all.total;
   }
 }

@@ -1,7 +1,8 @@
 import { isResourceId } from '@pfs/contracts';
 import type { CustomRate } from '@pfs/money';
-import type { DataSource, EntityManager } from 'typeorm';
 import { RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-table';
+import type { SqlFilter } from '../sync/sql-params';
+import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { toAmountText, toDateString } from './ledger-values';
 import { toCustomRates } from './user.repository';
 
@@ -157,18 +158,12 @@ export const entriesTable = new ResourceTable<Entry>({
 export class EntryRepository {
   readonly table = entriesTable;
 
-  constructor(private readonly source: DataSource) {}
-
-  get dataSource(): DataSource {
-    return this.source;
-  }
-
   /** Points two entries at each other as a transfer pair (no new revision: the link is derived). */
-  async linkPair(manager: EntityManager, firstId: string, secondId: string): Promise<void> {
-    await manager.query(
+  async linkPair(change: UserChange, firstId: string, secondId: string): Promise<void> {
+    await transactionOf(change).query(
       `UPDATE entries SET transaction_id = CASE id WHEN $1 THEN $2::bigint ELSE $1::bigint END
-       WHERE id IN ($1, $2)`,
-      [firstId, secondId],
+       WHERE id IN ($1, $2) AND user_id = $3`,
+      [firstId, secondId, change.userId],
     );
   }
 
@@ -176,18 +171,13 @@ export class EntryRepository {
    * A transfer whose two sides ended up in one account (after a merge or a bulk account change) moves
    * nothing: its sides become plain entries (they still cancel out in the balance).
    */
-  async unlinkTransfersWithin(
-    manager: EntityManager,
-    userId: string,
-    accountId: string,
-    changeSeq: string,
-  ): Promise<void> {
-    await manager.query(
+  async unlinkTransfersWithin(change: UserChange, accountId: string): Promise<void> {
+    await transactionOf(change).query(
       `UPDATE entries e SET transaction_id = NULL, change_seq = $3
        FROM entries other
        WHERE e.user_id = $1 AND e.account_id = $2 AND NOT e.deleted
          AND other.id = e.transaction_id AND other.account_id = $2`,
-      [userId, accountId, changeSeq],
+      [change.userId, accountId, change.changeSeq],
     );
   }
 
@@ -195,51 +185,37 @@ export class EntryRepository {
    * The user's main currency and custom rates (one indexed read, no ORM): what `main_rate` and sums in the
    * main currency convert with.
    */
-  async findCurrencySettings(
-    source: EntityManager | DataSource,
-    userId: string,
-  ): Promise<{ main: string; customRates: CustomRate[] }> {
-    const [row] = await source.query(`SELECT currency, custom_rates FROM users WHERE id = $1`, [userId]);
+  async findCurrencySettings(read: UserRead): Promise<{ main: string; customRates: CustomRate[] }> {
+    const [row] = await handleOf(read).query(`SELECT currency, custom_rates FROM users WHERE id = $1`, [
+      read.userId,
+    ]);
     return { main: row?.currency ?? 'EUR', customRates: toCustomRates(row?.custom_rates) };
   }
 
   /** Ids of the user's live categories among `ids`. */
-  async findLiveCategoryIds(
-    manager: EntityManager | DataSource,
-    userId: string,
-    ids: string[],
-  ): Promise<string[]> {
-    return this.findLiveIds(manager, 'categories', userId, ids);
+  findLiveCategoryIds(read: UserRead, ids: string[]): Promise<string[]> {
+    return this.findLiveIds(read, 'categories', ids);
   }
 
-  async findLiveTagIds(
-    manager: EntityManager | DataSource,
-    userId: string,
-    ids: string[],
-  ): Promise<string[]> {
-    return this.findLiveIds(manager, 'tags', userId, ids);
+  findLiveTagIds(read: UserRead, ids: string[]): Promise<string[]> {
+    return this.findLiveIds(read, 'tags', ids);
   }
 
   /** Ids of the user's live images among `ids` (entries may hold only those). */
-  async findLiveImageIds(
-    manager: EntityManager | DataSource,
-    userId: string,
-    ids: string[],
-  ): Promise<string[]> {
-    return this.findLiveIds(manager, 'images', userId, ids);
+  findLiveImageIds(read: UserRead, ids: string[]): Promise<string[]> {
+    return this.findLiveIds(read, 'images', ids);
   }
 
   private async findLiveIds(
-    manager: EntityManager | DataSource,
+    read: UserRead,
     table: 'categories' | 'tags' | 'images',
-    userId: string,
     ids: string[],
   ): Promise<string[]> {
     const valid = [...new Set(ids.filter(isResourceId))];
     if (!valid.length) return [];
-    const rows: Array<{ id: string }> = await manager.query(
+    const rows: Array<{ id: string }> = await handleOf(read).query(
       `SELECT id::text AS id FROM ${table} WHERE user_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted`,
-      [userId, valid],
+      [read.userId, valid],
     );
     return rows.map((row) => row.id);
   }
@@ -249,28 +225,25 @@ export class EntryRepository {
    * their transfer companions elsewhere into plain entries. Returns how many entries were deleted. Deleted
    * rows need no revision: they can no longer be written.
    */
-  async deleteEntriesOfAccount(
-    manager: EntityManager,
-    userId: string,
-    accountId: string,
-    changeSeq: string,
-  ): Promise<number> {
+  async deleteEntriesOfAccount(change: UserChange, accountId: string): Promise<number> {
+    const manager = transactionOf(change);
+    const params = [change.userId, accountId, change.changeSeq];
     const deleted = await manager.query(
       `UPDATE entries SET deleted = true, change_seq = $3,
          modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), modified_at + interval '1 millisecond')
        WHERE user_id = $1 AND account_id = $2 AND NOT deleted RETURNING id`,
-      [userId, accountId, changeSeq],
+      params,
     );
     const count = (Array.isArray(deleted[0]) ? deleted[0] : deleted).length;
     await manager.query(
       `UPDATE entries c SET transaction_id = NULL, change_seq = $3
        FROM entries d
        WHERE d.user_id = $1 AND d.account_id = $2 AND c.id = d.transaction_id AND c.account_id <> $2 AND NOT c.deleted`,
-      [userId, accountId, changeSeq],
+      params,
     );
     await manager.query(
-      `UPDATE accounts SET entries_total = 0, entries_count = 0, change_seq = $2 WHERE id = $1`,
-      [accountId, changeSeq],
+      `UPDATE accounts SET entries_total = 0, entries_count = 0, change_seq = $3 WHERE id = $2 AND user_id = $1`,
+      params,
     );
     return count;
   }
@@ -280,35 +253,46 @@ export class EntryRepository {
    * entry's rate stays right, so its amount in the account does too), and records the new revisions.
    * Returns how many moved; the caller recomputes the accounts' totals.
    */
-  async moveEntriesOfAccounts(
-    manager: EntityManager,
-    options: { userId: string; fromIds: string[]; toId: string; changeSeq: string },
-  ): Promise<number> {
-    const moved = await manager.query(
+  async moveEntriesOfAccounts(change: UserChange, fromIds: string[], toId: string): Promise<number> {
+    const moved = await transactionOf(change).query(
       `UPDATE entries SET account_id = $3, change_seq = $4,
          modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), modified_at + interval '1 millisecond')
        WHERE user_id = $1 AND account_id = ANY($2::bigint[]) AND NOT deleted RETURNING id::text AS id`,
-      [options.userId, options.fromIds, options.toId, options.changeSeq],
+      [change.userId, fromIds, toId, change.changeSeq],
     );
     const ids: string[] = (Array.isArray(moved[0]) ? moved[0] : moved).map((row: { id: string }) => row.id);
-    await this.table.recordRevisions(manager, options.userId, ids);
+    await this.table.recordRevisions(change, ids);
     return ids.length;
   }
 
-  /** Live entries of one account (for deleting or merging it), locked. */
-  async lockEntriesOfAccounts(
-    manager: EntityManager,
-    userId: string,
-    accountIds: string[],
+  /**
+   * The user's live entries matching every given criterion (most recent change first), at most `limit`:
+   * the selection of a bulk change (`POST /entries/manage`).
+   */
+  async findMatching(
+    read: UserRead,
+    selection: { tags?: string[]; accounts?: string[]; categories?: string[]; description?: string },
+    limit: number,
   ): Promise<Entry[]> {
-    const rows: Array<{ id: string }> = await manager.query(
+    const filters: SqlFilter[] = [];
+    if (selection.tags) filters.push((p) => `t.tag_ids && ${p(selection.tags)}::bigint[]`);
+    if (selection.accounts) filters.push((p) => `t.account_id = ANY(${p(selection.accounts)}::bigint[])`);
+    if (selection.categories)
+      filters.push((p) => `t.category_id = ANY(${p(selection.categories)}::bigint[])`);
+    if (selection.description) filters.push((p) => `t.description = ${p(selection.description)}`);
+    const page = await this.table.list(read, { perPage: limit, offset: 0, includeDeleted: false }, filters);
+    return page.items;
+  }
+
+  /** Live entries of one account (for deleting or merging it), locked. */
+  async lockEntriesOfAccounts(change: UserChange, accountIds: string[]): Promise<Entry[]> {
+    const rows: Array<{ id: string }> = await transactionOf(change).query(
       `SELECT id::text AS id FROM entries WHERE user_id = $1 AND account_id = ANY($2::bigint[]) AND NOT deleted
        ORDER BY id FOR UPDATE`,
-      [userId, accountIds],
+      [change.userId, accountIds],
     );
     return this.table.findByIds(
-      manager,
-      userId,
+      change,
       rows.map((row) => row.id),
     );
   }

@@ -1,6 +1,7 @@
 import type { ExportStatus, ExportType } from '@pfs/contracts';
-import type { DataSource, EntityManager } from 'typeorm';
-import { claimChangeSeq, withUserChange } from '../sync/change-sequence';
+import type { DataSource } from 'typeorm';
+import { withUserChange } from '../sync/change-sequence';
+import { transactionOf, userRead } from '../sync/user-change';
 import { PageRequest, PageResult, RawRow, ResourceTable } from '../sync/resource-table';
 import { ExportProgress, ExportRecord, exportsTable, NewExport, PROGRESS_COLUMNS } from './exports-table';
 
@@ -22,15 +23,24 @@ export class ExportRepository {
   constructor(private readonly source: DataSource) {}
 
   async create(userId: string, input: NewExport): Promise<ExportRecord> {
-    return withUserChange(this.source, userId, async (manager, changeSeq) => {
-      const rows: RawRow[] = await manager.query(
+    return withUserChange(this.source, userId, async (change) => {
+      const rows: RawRow[] = await transactionOf(change).query(
         `INSERT INTO exports (user_id, type, resources, formats, filters, from_date, to_date, change_seq, modified_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, date_trunc('milliseconds', clock_timestamp()))
          RETURNING id::text AS id`,
-        [userId, input.type, input.resources, input.formats, input.filters, input.from, input.to, changeSeq],
+        [
+          userId,
+          input.type,
+          input.resources,
+          input.formats,
+          input.filters,
+          input.from,
+          input.to,
+          change.changeSeq,
+        ],
       );
-      await exportsTable.recordRevisions(manager, userId, [String(rows[0].id)]);
-      return (await exportsTable.findById(manager, userId, String(rows[0].id)))!;
+      await exportsTable.recordRevisions(change, [String(rows[0].id)]);
+      return (await exportsTable.findById(change, String(rows[0].id)))!;
     });
   }
 
@@ -38,9 +48,9 @@ export class ExportRepository {
   update(
     userId: string,
     id: string,
-    decide: Parameters<ResourceTable<ExportRecord>['updateGuarded']>[3],
+    decide: Parameters<ResourceTable<ExportRecord>['updateGuarded']>[2],
   ): Promise<ExportRecord | undefined> {
-    return exportsTable.updateGuarded(this.source, userId, id, decide);
+    return withUserChange(this.source, userId, (change) => exportsTable.updateGuarded(change, id, decide));
   }
 
   findById(
@@ -48,7 +58,7 @@ export class ExportRepository {
     id: string,
     options: { includeDeleted?: boolean } = {},
   ): Promise<ExportRecord | undefined> {
-    return exportsTable.findById(this.source, userId, id, options);
+    return exportsTable.findById(userRead(this.source, userId), id, options);
   }
 
   list(
@@ -59,15 +69,15 @@ export class ExportRepository {
     const conditions = [];
     if (filters.status) conditions.push((p: (v: unknown) => string) => `t.status = ${p(filters.status)}`);
     if (filters.type) conditions.push((p: (v: unknown) => string) => `t.type = ${p(filters.type)}`);
-    return exportsTable.list(this.source, userId, request, conditions);
+    return exportsTable.list(userRead(this.source, userId), request, conditions);
   }
 
   /** Sets `seen`; a no-op write (same value) changes nothing, so sync sees no change. */
   async setSeen(userId: string, id: string, seen: boolean): Promise<ExportRecord | undefined> {
-    return withUserChange(this.source, userId, async (manager, changeSeq) => {
-      const current = await exportsTable.findById(manager, userId, id, { forUpdate: true });
+    return withUserChange(this.source, userId, async (change) => {
+      const current = await exportsTable.findById(change, id, { forUpdate: true });
       if (!current || current.seen === seen) return current;
-      return exportsTable.update(manager, userId, id, changeSeq, { seen });
+      return exportsTable.update(change, id, { seen });
     });
   }
 
@@ -81,16 +91,14 @@ export class ExportRepository {
     from: readonly ExportStatus[],
     to: ExportStatus,
     progress: ExportProgress = {},
-    manager?: EntityManager,
   ): Promise<ExportRecord | undefined> {
-    const run = async (tx: EntityManager) => {
-      const changeSeq = await claimChangeSeq(tx, userId);
-      const values: unknown[] = [userId, id, from, to, changeSeq];
+    return withUserChange(this.source, userId, async (change) => {
+      const values: unknown[] = [userId, id, from, to, change.changeSeq];
       const sets = Object.entries(progress).map(([field, value]) => {
         values.push(value);
         return `${PROGRESS_COLUMNS[field as keyof ExportProgress]} = $${values.length}`;
       });
-      const rows: RawRow[] = await tx.query(
+      const rows: RawRow[] = await transactionOf(change).query(
         `UPDATE exports t SET status = $4, change_seq = $5${sets.map((set) => `, ${set}`).join('')},
            modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
          WHERE t.user_id = $1 AND t.id = $2 AND t.status = ANY($3) AND NOT t.deleted
@@ -99,10 +107,9 @@ export class ExportRepository {
       );
       if (!rows[0]) return undefined;
       // Each status move is a revision a client may hold; a later PUT of `seen` based on it must merge.
-      await exportsTable.recordRevisions(tx, userId, [id]);
-      return exportsTable.findById(tx, userId, id);
-    };
-    return manager ? run(manager) : this.source.transaction(run);
+      await exportsTable.recordRevisions(change, [id]);
+      return exportsTable.findById(change, id);
+    });
   }
 
   /** Counts a processing attempt (not a change clients see). */
@@ -138,12 +145,12 @@ export class ExportRepository {
 
   /** After its file is removed, an expired export is deleted (soft: sync clients learn it is gone). */
   async markExpired(userId: string, id: string): Promise<void> {
-    await withUserChange(this.source, userId, async (manager, changeSeq) => {
-      await manager.query(
+    await withUserChange(this.source, userId, async (change) => {
+      await transactionOf(change).query(
         `UPDATE exports SET storage_key = NULL, download_url = NULL WHERE user_id = $1 AND id = $2`,
         [userId, id],
       );
-      await exportsTable.softDelete(manager, userId, [id], changeSeq);
+      await exportsTable.softDelete(change, [id]);
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { currentApp } from '../sync/app-context';
 import { returnedRows } from '../sync/resource-table';
+import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { accountsTable } from './account.repository';
 import { budgetsTable } from './budgets-table';
 import { entrySnapshotSql } from './entry-revision-sql';
@@ -32,10 +33,12 @@ export class MainCurrencyChangeRepository {
    * keep their stored rate and account amount. Returns the relabelled account ids and the entry result.
    */
   async relabel(
-    manager: EntityManager,
-    options: { userId: string; from: string; to: string; changeSeq: string },
+    change: UserChange,
+    options: { from: string; to: string },
   ): Promise<{ accountIds: string[]; entries: BulkResult }> {
-    const { userId, from, to, changeSeq } = options;
+    const { userId, changeSeq } = change;
+    const { from, to } = options;
+    const manager = transactionOf(change);
     const accountRows = returnedRows(
       await manager.query(
         `UPDATE accounts e SET currency = $3::text, change_seq = $4, ${bumpModified}
@@ -44,7 +47,7 @@ export class MainCurrencyChangeRepository {
       ),
     );
     const accountIds = accountRows.map((row) => String(row.id));
-    await accountsTable.recordRevisions(manager, userId, accountIds);
+    await accountsTable.recordRevisions(change, accountIds);
     const newCode = `CASE WHEN e.currency = $2::text THEN $3::text ELSE e.currency::text END`;
     const entries = await this.updateEntriesWithRevisions(
       manager,
@@ -58,8 +61,8 @@ export class MainCurrencyChangeRepository {
        RETURNING e.*`,
       [userId, from, to, changeSeq, accountIds],
     );
-    await this.relabelBudgets(manager, options);
-    await this.relabelRepeatTemplates(manager, options);
+    await this.relabelBudgets(change, options);
+    await this.relabelRepeatTemplates(change, options);
     return { accountIds, entries };
   }
 
@@ -70,8 +73,8 @@ export class MainCurrencyChangeRepository {
    * itself needs no rate. Templates without a chosen rate take each date's ECB rate anyway.
    */
   async rerateRepeatTemplates(
-    manager: EntityManager,
-    options: { userId: string; accountIds: string[]; to: string; factor: string },
+    change: UserChange,
+    options: { accountIds: string[]; to: string; factor: string },
   ): Promise<void> {
     const side = (path: string, account: string) => `
       CASE WHEN t.template #>> '{${account}}' = ANY($2::text[]) AND t.template #> '{${path},rate}' IS NOT NULL
@@ -81,30 +84,26 @@ export class MainCurrencyChangeRepository {
             to_jsonb(trim_scale(pfs_round_half_even((t.template #>> '{${path},rate}')::numeric * $4::numeric, 12))::text))
         END
         ELSE t.template END`;
-    await manager.query(
+    await transactionOf(change).query(
       `UPDATE repeats r SET template = b.template, updated_at = now()
        FROM (SELECT id, ${side('currency', 'account')} AS template FROM repeats t WHERE t.user_id = $1 AND NOT t.deleted) a,
        LATERAL (SELECT ${side('transaction,currency', 'transaction,account').replaceAll('t.template', 'a.template')} AS template) b
        WHERE r.id = a.id AND r.template IS DISTINCT FROM b.template`,
-      [options.userId, options.accountIds, options.to, options.factor],
+      [change.userId, options.accountIds, options.to, options.factor],
     );
   }
 
   /** `sign`, budgets: a budget counted in the mislabelled code is counted in the new one, limits unchanged. */
-  private async relabelBudgets(
-    manager: EntityManager,
-    options: { userId: string; from: string; to: string; changeSeq: string },
-  ): Promise<void> {
+  private async relabelBudgets(change: UserChange, options: { from: string; to: string }): Promise<void> {
     const rows = returnedRows(
-      await manager.query(
+      await transactionOf(change).query(
         `UPDATE budgets e SET currency = $3::text, change_seq = $4, ${bumpModified}
          WHERE e.user_id = $1 AND e.currency = $2::text AND NOT e.deleted RETURNING e.id::text AS id`,
-        [options.userId, options.from, options.to, options.changeSeq],
+        [change.userId, options.from, options.to, change.changeSeq],
       ),
     );
     await budgetsTable.recordRevisions(
-      manager,
-      options.userId,
+      change,
       rows.map((row) => String(row.id)),
     );
   }
@@ -114,10 +113,10 @@ export class MainCurrencyChangeRepository {
    * companion currency) take the new code, so occurrences created later are labelled as the relabelled ones.
    */
   private async relabelRepeatTemplates(
-    manager: EntityManager,
-    options: { userId: string; from: string; to: string },
+    change: UserChange,
+    options: { from: string; to: string },
   ): Promise<void> {
-    await manager.query(
+    await transactionOf(change).query(
       `UPDATE repeats r SET template = b.template, updated_at = now()
        FROM (SELECT id, CASE WHEN template #>> '{currency,code}' = $2::text
                         THEN jsonb_set(template, '{currency,code}', to_jsonb($3::text)) ELSE template END AS template
@@ -126,7 +125,7 @@ export class MainCurrencyChangeRepository {
                        THEN jsonb_set(a.template, '{transaction,currency,code}', to_jsonb($3::text))
                        ELSE a.template END AS template) b
        WHERE r.id = a.id AND r.template IS DISTINCT FROM b.template`,
-      [options.userId, options.from, options.to],
+      [change.userId, options.from, options.to],
     );
   }
 
@@ -137,20 +136,14 @@ export class MainCurrencyChangeRepository {
    * to `precision` (the new account currency's). `factors` must cover every date of those entries.
    */
   async rerateEntries(
-    manager: EntityManager,
-    options: {
-      userId: string;
-      accountIds: string[];
-      to: string;
-      precision: number;
-      factors: DayFactor[];
-      changeSeq: string;
-    },
+    change: UserChange,
+    options: { accountIds: string[]; to: string; precision: number; factors: DayFactor[] },
   ): Promise<BulkResult> {
-    const { userId, accountIds, to, precision, factors, changeSeq } = options;
+    const { userId, changeSeq } = change;
+    const { accountIds, to, precision, factors } = options;
     if (!accountIds.length) return { count: 0, accountIds: [] };
     return this.updateEntriesWithRevisions(
-      manager,
+      transactionOf(change),
       `UPDATE entries e SET rate = n.rate, account_amount = pfs_round_half_even(e.amount * n.rate, $4),
          change_seq = $5, ${bumpModified}
        FROM (
@@ -173,12 +166,12 @@ export class MainCurrencyChangeRepository {
   }
 
   /** The distinct dates of the live entries of `accountIds` (what `rerateEntries` needs factors for). */
-  async entryDates(manager: EntityManager, userId: string, accountIds: string[]): Promise<string[]> {
+  async entryDates(read: UserRead, accountIds: string[]): Promise<string[]> {
     if (!accountIds.length) return [];
-    const rows: Array<{ date: string }> = await manager.query(
+    const rows: Array<{ date: string }> = await handleOf(read).query(
       `SELECT DISTINCT to_char(date, 'YYYY-MM-DD') AS date FROM entries
        WHERE user_id = $1 AND account_id = ANY($2::bigint[]) AND NOT deleted`,
-      [userId, accountIds],
+      [read.userId, accountIds],
     );
     return rows.map((row) => row.date);
   }
@@ -187,20 +180,15 @@ export class MainCurrencyChangeRepository {
    * Each account's balance is its initial balance plus its entries' account amounts: recomputed from the
    * entries in one statement after a bulk change.
    */
-  async recomputeTotals(
-    manager: EntityManager,
-    userId: string,
-    accountIds: string[],
-    changeSeq: string,
-  ): Promise<void> {
+  async recomputeTotals(change: UserChange, accountIds: string[]): Promise<void> {
     if (!accountIds.length) return;
     // Only accounts whose total moved join the change (and so come back in `since` syncs).
-    await manager.query(
+    await transactionOf(change).query(
       `UPDATE accounts a SET change_seq = $3, entries_total = t.total
        FROM (SELECT x.id, coalesce((SELECT sum(account_amount) FROM entries e WHERE e.account_id = x.id AND NOT e.deleted), 0) AS total
              FROM accounts x WHERE x.user_id = $1 AND x.id = ANY($2::bigint[])) t
        WHERE a.id = t.id AND a.entries_total <> t.total`,
-      [userId, [...new Set(accountIds)], changeSeq],
+      [change.userId, [...new Set(accountIds)], change.changeSeq],
     );
   }
 

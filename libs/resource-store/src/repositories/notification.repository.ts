@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { claimChangeSeq, withUserChange } from '../sync/change-sequence';
+import { transactionOf, userRead } from '../sync/user-change';
 import { PageRequest, PageResult, RawRow, ResourceTable, SyncedRecord } from '../sync/resource-table';
 
 /** A notification as plain data (the reference's fields: type, action, text, date). */
@@ -42,33 +43,31 @@ export class NotificationRepository {
   constructor(private readonly source: DataSource) {}
 
   list(userId: string, request: PageRequest): Promise<PageResult<NotificationRecord>> {
-    return notificationsTable.list(this.source, userId, request);
+    return notificationsTable.list(userRead(this.source, userId), request);
   }
 
   findById(userId: string, id: string): Promise<NotificationRecord | undefined> {
-    return notificationsTable.findById(this.source, userId, id);
+    return notificationsTable.findById(userRead(this.source, userId), id);
   }
 
   /** Soft-deletes every live notification of the user in one change; returns how many there were. */
   async deleteAll(userId: string): Promise<number> {
-    return withUserChange(this.source, userId, async (manager, changeSeq) => {
-      const rows: Array<{ id: string }> = await manager.query(
+    return withUserChange(this.source, userId, async (change) => {
+      const rows: Array<{ id: string }> = await transactionOf(change).query(
         `SELECT id::text AS id FROM notifications WHERE user_id = $1 AND NOT deleted`,
         [userId],
       );
       return notificationsTable.softDelete(
-        manager,
-        userId,
+        change,
         rows.map((row) => row.id),
-        changeSeq,
       );
     });
   }
 
   /** Soft delete (sync clients learn of it); false when there was no live notification with that id. */
   async delete(userId: string, id: string): Promise<boolean> {
-    return withUserChange(this.source, userId, async (manager, changeSeq) => {
-      return (await notificationsTable.softDelete(manager, userId, [id], changeSeq)) > 0;
+    return withUserChange(this.source, userId, async (change) => {
+      return (await notificationsTable.softDelete(change, [id])) > 0;
     });
   }
 
@@ -87,7 +86,7 @@ export class NotificationRepository {
         [exportId, userId],
       );
       if (existing[0])
-        return (await notificationsTable.findById(manager, userId, String(existing[0].id), {
+        return (await notificationsTable.findById(userRead(manager, userId), String(existing[0].id), {
           includeDeleted: true,
         }))!;
       const changeSeq = await claimChangeSeq(manager, userId);
@@ -105,7 +104,7 @@ export class NotificationRepository {
               await manager.query(`SELECT id::text AS id FROM notifications WHERE export_id = $1`, [exportId])
             )[0].id,
           );
-      return (await notificationsTable.findById(manager, userId, id, { includeDeleted: true }))!;
+      return (await notificationsTable.findById(userRead(manager, userId), id, { includeDeleted: true }))!;
     });
   }
 }

@@ -1,4 +1,5 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { entriesTable, type Entry } from './entry.repository';
 import { toDateString } from './ledger-values';
 
@@ -54,60 +55,78 @@ const rowsOf = (result: unknown): Array<Record<string, unknown>> =>
  * rewrites its occurrences (entries), which carry the sync state clients see.
  */
 export class RepeatRepository {
+  /** `source` serves the materializer's reads across users (findDue…); user work goes through contexts. */
+  constructor(private readonly source: DataSource) {}
+
+  /**
+   * Runs `work` while holding the session-level advisory lock `key` on a dedicated connection, or answers
+   * 'locked' at once when another session holds it (one materializer pass at a time across processes).
+   */
+  async whileLocked<T>(key: number, work: () => Promise<T>): Promise<T | 'locked'> {
+    const runner = this.source.createQueryRunner();
+    await runner.connect();
+    try {
+      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock($1) AS locked`, [key]);
+      if (!locked) return 'locked';
+      try {
+        return await work();
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock($1)`, [key]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
   async insert(
-    manager: EntityManager,
-    userId: string,
+    change: UserChange,
     series: { rule: StoredRepeatRule; template: Record<string, unknown> },
   ): Promise<RepeatSeries> {
-    const [row] = await manager.query(
+    const [row] = await transactionOf(change).query(
       `INSERT INTO repeats (user_id, rule, template, next_date) VALUES ($1, $2, $3, $4) RETURNING ${SELECT}`,
-      [userId, JSON.stringify(series.rule), JSON.stringify(series.template), series.rule.start],
+      [change.userId, JSON.stringify(series.rule), JSON.stringify(series.template), series.rule.start],
     );
     return toSeries(row);
   }
 
   /** The user's series, locked for the rest of the transaction (every write to a series takes this lock). */
-  async lock(manager: EntityManager, userId: string, id: string): Promise<RepeatSeries | undefined> {
-    const rows = await manager.query(
+  async lock(change: UserChange, id: string): Promise<RepeatSeries | undefined> {
+    const rows = await transactionOf(change).query(
       `SELECT ${SELECT} FROM repeats WHERE user_id = $1 AND id = $2 FOR UPDATE`,
-      [userId, id],
+      [change.userId, id],
     );
     return rows[0] ? toSeries(rows[0]) : undefined;
   }
 
-  async findByIds(
-    source: DataSource | EntityManager,
-    userId: string,
-    ids: string[],
-  ): Promise<RepeatSeries[]> {
+  async findByIds(read: UserRead, ids: string[]): Promise<RepeatSeries[]> {
     if (!ids.length) return [];
-    const rows = await source.query(
+    const rows = await handleOf(read).query(
       `SELECT ${SELECT} FROM repeats WHERE user_id = $1 AND id = ANY($2::bigint[])`,
-      [userId, [...new Set(ids)]],
+      [read.userId, [...new Set(ids)]],
     );
     return rows.map(toSeries);
   }
 
   /** Every live series of the user that still has occurrences to come (for planned occurrences). */
-  async findLiveOfUser(source: DataSource | EntityManager, userId: string): Promise<RepeatSeries[]> {
-    const rows = await source.query(
+  async findLiveOfUser(read: UserRead): Promise<RepeatSeries[]> {
+    const rows = await handleOf(read).query(
       `SELECT ${SELECT} FROM repeats WHERE user_id = $1 AND NOT deleted AND next_date IS NOT NULL ORDER BY id`,
-      [userId],
+      [read.userId],
     );
     return rows.map(toSeries);
   }
 
   /** Saves what a write changed; only the given fields move. */
   async save(
-    manager: EntityManager,
+    change: UserChange,
     series: Pick<RepeatSeries, 'id' | 'rule' | 'template' | 'nextIteration' | 'nextDate' | 'deleted'> & {
       firstEntryId?: string | null;
     },
   ): Promise<void> {
-    await manager.query(
+    await transactionOf(change).query(
       `UPDATE repeats SET rule = $2, template = $3, next_iteration = $4, next_date = $5, deleted = $6,
          first_entry_id = COALESCE($7, first_entry_id), updated_at = now()
-       WHERE id = $1`,
+       WHERE id = $1 AND user_id = $8`,
       [
         series.id,
         JSON.stringify(series.rule),
@@ -116,13 +135,14 @@ export class RepeatRepository {
         series.nextDate,
         series.deleted,
         series.firstEntryId ?? null,
+        change.userId,
       ],
     );
   }
 
   /** The time zones ('' for none set) of users with a series due by `through` (UTC's tomorrow at most). */
-  async findDueTimezones(source: DataSource, through: string): Promise<string[]> {
-    const rows: Array<{ timezone: string }> = await source.query(
+  async findDueTimezones(through: string): Promise<string[]> {
+    const rows: Array<{ timezone: string }> = await this.source.query(
       `SELECT DISTINCT coalesce(u.timezone, '') AS timezone FROM repeats r JOIN users u ON u.id = r.user_id
        WHERE NOT r.deleted AND r.next_date IS NOT NULL AND r.next_date <= $1`,
       [through],
@@ -135,10 +155,12 @@ export class RepeatRepository {
    * `today` is one day for everyone, or each time zone's day ('' for users without one). Only series due for
    * their user come back, so ones due tomorrow in their zone never fill a batch ahead of due ones.
    */
-  async findDue(
-    source: DataSource,
-    options: { today: string | Map<string, string>; afterId: string; limit: number; onlyUsers?: string[] },
-  ): Promise<Array<{ id: string; userId: string }>> {
+  async findDue(options: {
+    today: string | Map<string, string>;
+    afterId: string;
+    limit: number;
+    onlyUsers?: string[];
+  }): Promise<Array<{ id: string; userId: string }>> {
     const zones = typeof options.today === 'string' ? undefined : [...options.today];
     const params: unknown[] = [options.afterId, options.limit, options.onlyUsers ?? null];
     const dueOn = zones
@@ -152,7 +174,7 @@ export class RepeatRepository {
         zones.map(([, day]) => day),
       );
     else params.push(options.today);
-    const rows = await source.query(
+    const rows = await this.source.query(
       `SELECT r.id::text AS id, r.user_id::text AS user_id FROM repeats r ${dueOn}
          AND NOT r.deleted AND r.next_date IS NOT NULL AND r.id > $1
          AND ($3::bigint[] IS NULL OR r.user_id = ANY($3::bigint[]))
@@ -163,12 +185,11 @@ export class RepeatRepository {
   }
 
   /** Marks an entry as occurrence `iteration` of a series (a derived link, like a transfer's: no revision). */
-  async link(manager: EntityManager, entryId: string, repeatId: string, iteration: number): Promise<void> {
-    await manager.query(`UPDATE entries SET repeat_id = $2, iteration = $3 WHERE id = $1`, [
-      entryId,
-      repeatId,
-      iteration,
-    ]);
+  async link(change: UserChange, entryId: string, repeatId: string, iteration: number): Promise<void> {
+    await transactionOf(change).query(
+      `UPDATE entries SET repeat_id = $2, iteration = $3 WHERE id = $1 AND user_id = $4`,
+      [entryId, repeatId, iteration, change.userId],
+    );
   }
 
   /**
@@ -176,63 +197,48 @@ export class RepeatRepository {
    * shows the series' rule, so when the rule changes without the occurrences being rewritten (a split, a
    * cut), syncing clients must fetch them again.
    */
-  async touchOccurrences(
-    manager: EntityManager,
-    userId: string,
-    repeatId: string,
-    changeSeq: string,
-  ): Promise<void> {
+  async touchOccurrences(change: UserChange, repeatId: string): Promise<void> {
     const ids = rowsOf(
-      await manager.query(
+      await transactionOf(change).query(
         `UPDATE entries SET change_seq = $3,
            modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), modified_at + interval '1 millisecond')
          WHERE user_id = $1 AND repeat_id = $2 AND NOT deleted RETURNING id::text AS id`,
-        [userId, repeatId, changeSeq],
+        [change.userId, repeatId, change.changeSeq],
       ),
     ).map((row) => String(row.id));
-    await entriesTable.recordRevisions(manager, userId, ids);
+    await entriesTable.recordRevisions(change, ids);
   }
 
   /** Live occurrences of a series from `fromIteration` on, locked, in iteration order. */
-  async lockOccurrences(
-    manager: EntityManager,
-    userId: string,
-    repeatId: string,
-    fromIteration = 0,
-  ): Promise<Entry[]> {
+  async lockOccurrences(change: UserChange, repeatId: string, fromIteration = 0): Promise<Entry[]> {
     const rows = rowsOf(
-      await manager.query(
+      await transactionOf(change).query(
         `SELECT id::text AS id FROM entries
          WHERE user_id = $1 AND repeat_id = $2 AND iteration >= $3 AND NOT deleted
          ORDER BY iteration FOR UPDATE`,
-        [userId, repeatId, fromIteration],
+        [change.userId, repeatId, fromIteration],
       ),
     );
     const entries = await entriesTable.findByIds(
-      manager,
-      userId,
+      change,
       rows.map((row) => String(row.id)),
     );
     return entries.sort((a, b) => (a.iteration ?? 0) - (b.iteration ?? 0));
   }
 
   /** The currency of each of the user's live accounts among `ids` (for planned occurrences' rates). */
-  async findAccountCurrencies(
-    source: DataSource | EntityManager,
-    userId: string,
-    ids: string[],
-  ): Promise<Map<string, string>> {
+  async findAccountCurrencies(read: UserRead, ids: string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await source.query(
+    const rows = await handleOf(read).query(
       `SELECT id::text AS id, currency FROM accounts WHERE user_id = $1 AND id = ANY($2::bigint[]) AND NOT deleted`,
-      [userId, [...new Set(ids)]],
+      [read.userId, [...new Set(ids)]],
     );
     return new Map(rows.map((row: { id: string; currency: string }) => [row.id, row.currency]));
   }
 
   /** The user's timezone (IANA name) or null: "today" of a series is the user's today. */
-  async findTimezone(source: DataSource | EntityManager, userId: string): Promise<string | null> {
-    const [row] = await source.query(`SELECT timezone FROM users WHERE id = $1`, [userId]);
+  async findTimezone(read: UserRead): Promise<string | null> {
+    const [row] = await handleOf(read).query(`SELECT timezone FROM users WHERE id = $1`, [read.userId]);
     return (row?.timezone as string | null) ?? null;
   }
 }

@@ -1,6 +1,7 @@
 import { isResourceId } from '@pfs/contracts';
 import type { DataSource } from 'typeorm';
 import { withUserChange } from '../sync/change-sequence';
+import { userRead } from '../sync/user-change';
 import type { PageRequest, PageResult, Snapshot } from '../sync/resource-table';
 import type { SqlFilter } from '../sync/sql-params';
 import { likePattern } from './category.repository';
@@ -64,21 +65,19 @@ export class TagRepository {
   constructor(private readonly source: DataSource) {}
 
   list(userId: string, page: PageRequest, filters: TagFilters = {}): Promise<PageResult<Tag>> {
-    return tagsTable.list(this.source, userId, page, filtersOf(filters));
+    return tagsTable.list(userRead(this.source, userId), page, filtersOf(filters));
   }
 
   findById(userId: string, id: string): Promise<Tag | undefined> {
-    return tagsTable.findById(this.source, userId, id);
+    return tagsTable.findById(userRead(this.source, userId), id);
   }
 
   findLiveIds(userId: string, ids: string[]): Promise<Tag[]> {
-    return tagsTable.findByIds(this.source, userId, ids);
+    return tagsTable.findByIds(userRead(this.source, userId), ids);
   }
 
   create(userId: string, snapshot: Snapshot): Promise<Tag> {
-    return withUserChange(this.source, userId, (manager, seq) =>
-      tagsTable.insert(manager, userId, seq, snapshot),
-    );
+    return withUserChange(this.source, userId, (change) => tagsTable.insert(change, snapshot));
   }
 
   update(
@@ -86,15 +85,14 @@ export class TagRepository {
     id: string,
     decide: (current: Tag, loadRevision: (at: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>,
   ): Promise<Tag | undefined> {
-    return tagsTable.updateGuarded(this.source, userId, id, decide);
+    return withUserChange(this.source, userId, (change) => tagsTable.updateGuarded(change, id, decide));
   }
 
   async delete(userId: string, id: string): Promise<boolean> {
-    return withUserChange(this.source, userId, async (manager, changeSeq) => {
-      const deleted = await tagsTable.softDelete(manager, userId, [id], changeSeq);
+    return withUserChange(this.source, userId, async (change) => {
+      const deleted = await tagsTable.softDelete(change, [id]);
       if (deleted) {
-        for (const hook of tagReferenceHooks)
-          await hook(manager, { userId, fromIds: [id], toId: null, changeSeq });
+        for (const hook of tagReferenceHooks) await hook(change, { fromIds: [id], toId: null });
       }
       return deleted > 0;
     });
@@ -102,17 +100,17 @@ export class TagRepository {
 
   /** Merges `fromIds` into the tag `target.tag`, or turns them into the category `target.category`. */
   async merge(userId: string, fromIds: string[], target: { tag?: string; category?: string }): Promise<void> {
-    await withUserChange(this.source, userId, async (manager, changeSeq) => {
+    await withUserChange(this.source, userId, async (change) => {
       const sources = fromIds.filter((id) => id !== target.tag);
       const hooks = target.tag ? tagReferenceHooks : tagToCategoryHooks;
       const toId = target.tag ?? target.category ?? null;
-      for (const hook of hooks) await hook(manager, { userId, fromIds: sources, toId, changeSeq });
-      await tagsTable.softDelete(manager, userId, sources, changeSeq);
+      for (const hook of hooks) await hook(change, { fromIds: sources, toId });
+      await tagsTable.softDelete(change, sources);
     });
   }
 
   countsFor(userId: string, ids: string[]): Promise<Map<string, Record<string, number>>> {
     const zeros = Object.fromEntries(TAG_COUNT_KEYS.map((key) => [key, 0]));
-    return countUsage(tagUsageCounters, this.source, userId, ids, zeros);
+    return countUsage(tagUsageCounters, userRead(this.source, userId), ids, zeros);
   }
 }

@@ -1,6 +1,7 @@
 import { isResourceId } from '@pfs/contracts';
 import type { CustomRate } from '@pfs/money';
 import type { DataSource, EntityManager } from 'typeorm';
+import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { fromCustomRates, UserRepository, type User } from './user.repository';
 
 /** The profile's superseded `modified` values, in resource_revisions (no snapshot: PUT /me never merges). */
@@ -61,10 +62,10 @@ export class UserProfileRepository {
     update: ProfileUpdate,
   ): Promise<ProfileUpdateResult> {
     const result = await this.source.transaction(async (manager): Promise<ProfileUpdateResult> => {
-      const locked = await this.lockProfile(manager, userId, expectedModified);
+      const locked = await this.lockRow(manager, userId, expectedModified);
       if (!locked) return { state: 'missing' };
       if (!locked.fresh) return { state: 'stale', user: locked.user };
-      return { state: 'updated', user: await this.writeProfile(manager, userId, update) };
+      return { state: 'updated', user: await this.writeRow(manager, userId, update) };
     });
     if (result.state === 'updated') await this.userRowChanged(userId);
     return result;
@@ -74,7 +75,15 @@ export class UserProfileRepository {
    * Locks the user's row until the caller's transaction ends (so a currency change and the profile write
    * are one step) and tells whether `expectedModified` is the stored `modified`.
    */
-  async lockProfile(manager: EntityManager, userId: string, expectedModified: Date): Promise<LockedProfile> {
+  lockProfile(change: UserChange, expectedModified: Date): Promise<LockedProfile> {
+    return this.lockRow(transactionOf(change), change.userId, expectedModified);
+  }
+
+  private async lockRow(
+    manager: EntityManager,
+    userId: string,
+    expectedModified: Date,
+  ): Promise<LockedProfile> {
     if (!isResourceId(userId)) return undefined;
     const rows: Array<{ fresh: boolean }> = await manager.query(
       `SELECT date_trunc('milliseconds', modified_at) = $2 AS fresh FROM users WHERE id = $1 FOR UPDATE`,
@@ -86,10 +95,10 @@ export class UserProfileRepository {
   }
 
   /** Whether `modified` is a value the profile carried before (see writeProfile). */
-  async wasIssued(manager: EntityManager, userId: string, modified: Date): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
+  async wasIssued(read: UserRead, modified: Date): Promise<boolean> {
+    const rows: unknown[] = await handleOf(read).query(
       `SELECT 1 FROM resource_revisions WHERE kind = $1 AND object_id = $2 AND modified_at = $3 AND user_id = $2`,
-      [PROFILE_REVISION_KIND, userId, modified],
+      [PROFILE_REVISION_KIND, read.userId, modified],
     );
     return rows.length > 0;
   }
@@ -98,7 +107,11 @@ export class UserProfileRepository {
    * Writes the profile inside the caller's transaction (after `lockProfile`) and returns it as stored. The
    * caller calls `profileChanged` once that transaction has committed.
    */
-  async writeProfile(manager: EntityManager, userId: string, update: ProfileUpdate): Promise<User> {
+  writeProfile(change: UserChange, update: ProfileUpdate): Promise<User> {
+    return this.writeRow(transactionOf(change), change.userId, update);
+  }
+
+  private async writeRow(manager: EntityManager, userId: string, update: ProfileUpdate): Promise<User> {
     // The `modified` being replaced was issued: remember it, so a later write still carrying it is told
     // "stale" (409), while a value never issued is told "invalid" (400), as for every other resource.
     await manager.query(

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { type UserChange, userChangeOf } from './user-change';
 
 /**
  * Claims the next change sequence number of a user, inside the caller's write transaction.
@@ -21,13 +22,37 @@ export async function claimChangeSeq(manager: EntityManager, userId: string): Pr
   return rows[0].change_seq;
 }
 
-/** Runs `work` in a transaction that has claimed the user's next change sequence (and so holds the user's write lock). */
+/**
+ * Runs `work` as one change of the user: a transaction that has claimed the user's next change sequence (and
+ * so holds the user's write lock). Everything `work` writes through the change commits together or not at
+ * all; the `onRollback` cleanups of the change run when it does not commit.
+ */
 export async function withUserChange<T>(
   source: DataSource,
   userId: string,
-  work: (manager: EntityManager, changeSeq: string) => Promise<T>,
+  work: (change: UserChange) => Promise<T>,
 ): Promise<T> {
-  return source.transaction(async (manager) => work(manager, await claimChangeSeq(manager, userId)));
+  return inTransaction(source, async (manager, cleanups) =>
+    work(userChangeOf(manager, userId, await claimChangeSeq(manager, userId), cleanups)),
+  );
+}
+
+/**
+ * A transaction whose rollback (for any reason: `work` threw, or the commit itself failed) runs the cleanups
+ * `work` registered, then rethrows. Store code builds changes on it (withUserChange, the idempotent POST).
+ */
+export async function inTransaction<T>(
+  source: DataSource,
+  work: (manager: EntityManager, cleanups: Array<() => Promise<void>>) => Promise<T>,
+): Promise<T> {
+  const cleanups: Array<() => Promise<void>> = [];
+  try {
+    return await source.transaction((manager) => work(manager, cleanups));
+  } catch (error) {
+    // A cleanup logs its own failure (it knows what it was removing); the caller sees the change's error.
+    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The user's current sync watermark (0 before any change). */

@@ -1,7 +1,6 @@
 import { isResourceId } from '@pfs/contracts';
-import type { DataSource, EntityManager } from 'typeorm';
 import { currentApp, extraForCurrentApp, insertExtraSql, updateExtraSql } from './app-context';
-import { withUserChange } from './change-sequence';
+import { handleOf, transactionOf, type UserChange, type UserRead } from './user-change';
 import { listPage } from './list-page';
 import { SqlFilter, SqlParams } from './sql-params';
 import type { PageRequest, PageResult, RawRow, Snapshot, SyncedRecord } from './sync-types';
@@ -62,51 +61,45 @@ export class ResourceTable<T extends SyncedRecord> {
    * One page and the watermark, read in one statement (one snapshot: sync correctness depends on it),
    * plus the total (see list-page.ts).
    */
-  list(
-    source: DataSource | EntityManager,
-    userId: string,
-    request: PageRequest,
-    filters: SqlFilter[] = [],
-  ): Promise<PageResult<T>> {
-    return listPage(source, {
+  list(read: UserRead, request: PageRequest, filters: SqlFilter[] = []): Promise<PageResult<T>> {
+    return listPage(handleOf(read), {
       table: this.options.table,
       selectList: this.selectList,
       toRecord: this.read,
-      userId,
+      userId: read.userId,
       request,
       filters,
     });
   }
 
   async findById(
-    source: DataSource | EntityManager,
-    userId: string,
+    read: UserRead,
     id: string,
     options: { includeDeleted?: boolean; forUpdate?: boolean } = {},
   ): Promise<T | undefined> {
     if (!isResourceId(id)) return undefined;
-    const rows: RawRow[] = await source.query(
+    const rows: RawRow[] = await handleOf(read).query(
       `SELECT ${this.selectList} FROM ${this.options.table} t WHERE t.user_id = $1 AND t.id = $2
        ${options.includeDeleted ? '' : 'AND NOT t.deleted'} ${options.forUpdate ? 'FOR UPDATE' : ''}`,
-      [userId, id],
+      [read.userId, id],
     );
     return rows[0] ? this.read(rows[0]) : undefined;
   }
 
   /** The live objects among `ids` that belong to the user (others are silently absent). */
-  async findByIds(source: DataSource | EntityManager, userId: string, ids: string[]): Promise<T[]> {
+  async findByIds(read: UserRead, ids: string[]): Promise<T[]> {
     const valid = ids.filter(isResourceId);
     if (!valid.length) return [];
-    const rows: RawRow[] = await source.query(
+    const rows: RawRow[] = await handleOf(read).query(
       `SELECT ${this.selectList} FROM ${this.options.table} t
        WHERE t.user_id = $1 AND t.id = ANY($2::bigint[]) AND NOT t.deleted`,
-      [userId, valid],
+      [read.userId, valid],
     );
     return rows.map((row) => this.read(row));
   }
 
   /** Inserts inside a change transaction (see withUserChange) and records the first revision. */
-  async insert(manager: EntityManager, userId: string, changeSeq: string, snapshot: Snapshot): Promise<T> {
+  async insert(change: UserChange, snapshot: Snapshot): Promise<T> {
     const columns = this.options.toColumns(snapshot);
     const params = new SqlParams();
     const names = Object.keys(columns);
@@ -116,14 +109,14 @@ export class ResourceTable<T extends SyncedRecord> {
         ? insertExtraSql(params.add(columns[name]), params.add(app))
         : params.add(columns[name]),
     );
-    const rows: RawRow[] = await manager.query(
+    const rows: RawRow[] = await transactionOf(change).query(
       `INSERT INTO ${this.options.table} AS t (user_id, change_seq, modified_at${names.map((n) => `, ${n}`).join('')})
-       VALUES (${params.add(userId)}, ${params.add(changeSeq)}, date_trunc('milliseconds', clock_timestamp())${values.map((v) => `, ${v}`).join('')})
+       VALUES (${params.add(change.userId)}, ${params.add(change.changeSeq)}, date_trunc('milliseconds', clock_timestamp())${values.map((v) => `, ${v}`).join('')})
        RETURNING ${this.selectList}`,
       params.values,
     );
     const record = this.read(rows[0]);
-    await this.recordRevision(manager, userId, record);
+    await this.recordRevision(change, record);
     return record;
   }
 
@@ -131,13 +124,7 @@ export class ResourceTable<T extends SyncedRecord> {
    * Writes a new state inside a change transaction. `modified_at` moves forward by at least 1 ms per write,
    * so each `modified` value names one revision.
    */
-  async update(
-    manager: EntityManager,
-    userId: string,
-    id: string,
-    changeSeq: string,
-    snapshot: Snapshot,
-  ): Promise<T | undefined> {
+  async update(change: UserChange, id: string, snapshot: Snapshot): Promise<T | undefined> {
     const columns = this.options.toColumns(snapshot);
     const params = new SqlParams();
     const app = currentApp();
@@ -146,10 +133,10 @@ export class ResourceTable<T extends SyncedRecord> {
         ? `extra = ${updateExtraSql(params.add(columns[name]), params.add(app))}`
         : `${name} = ${params.add(columns[name])}`,
     );
-    const rows: RawRow[] = await manager.query(
-      `UPDATE ${this.options.table} t SET ${[...sets, `change_seq = ${params.add(changeSeq)}`].join(', ')},
+    const rows: RawRow[] = await transactionOf(change).query(
+      `UPDATE ${this.options.table} t SET ${[...sets, `change_seq = ${params.add(change.changeSeq)}`].join(', ')},
          modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
-       WHERE t.user_id = ${params.add(userId)} AND t.id = ${params.add(id)} AND NOT t.deleted
+       WHERE t.user_id = ${params.add(change.userId)} AND t.id = ${params.add(id)} AND NOT t.deleted
        RETURNING ${this.selectList}`,
       params.values,
     );
@@ -157,57 +144,42 @@ export class ResourceTable<T extends SyncedRecord> {
     const updated = returnedRows(rows);
     if (!updated[0]) return undefined;
     const record = this.read(updated[0]);
-    await this.recordRevision(manager, userId, record);
+    await this.recordRevision(change, record);
     return record;
   }
 
   /** Marks objects deleted (soft delete); returns how many were live. */
-  async softDelete(
-    manager: EntityManager,
-    userId: string,
-    ids: string[],
-    changeSeq: string,
-  ): Promise<number> {
+  async softDelete(change: UserChange, ids: string[]): Promise<number> {
     const valid = ids.filter(isResourceId);
     if (!valid.length) return 0;
-    const rows: RawRow[] = await manager.query(
+    const rows: RawRow[] = await transactionOf(change).query(
       `UPDATE ${this.options.table} t SET deleted = true, change_seq = $3,
          modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
        WHERE t.user_id = $1 AND t.id = ANY($2::bigint[]) AND NOT t.deleted RETURNING t.id`,
-      [userId, valid, changeSeq],
+      [change.userId, valid, change.changeSeq],
     );
     return returnedRows(rows).length;
   }
 
-  /** Runs a guarded update: `decide` sees the current object (locked) and returns the snapshot to write. */
+  /** A guarded update: `decide` sees the current object (locked) and returns the snapshot to write. */
   async updateGuarded(
-    source: DataSource,
-    userId: string,
+    change: UserChange,
     id: string,
     decide: (
       current: T,
       loadRevision: (modifiedAt: Date) => Promise<Snapshot | undefined>,
     ) => Promise<Snapshot>,
   ): Promise<T | undefined> {
-    return withUserChange(source, userId, async (manager, changeSeq) => {
-      const current = await this.findById(manager, userId, id, { forUpdate: true });
-      if (!current) return undefined;
-      const snapshot = await decide(current, (modifiedAt) =>
-        this.findRevision(manager, userId, id, modifiedAt),
-      );
-      return this.update(manager, userId, id, changeSeq, snapshot);
-    });
+    const current = await this.findById(change, id, { forUpdate: true });
+    if (!current) return undefined;
+    const snapshot = await decide(current, (modifiedAt) => this.findRevision(change, id, modifiedAt));
+    return this.update(change, id, snapshot);
   }
 
-  async findRevision(
-    source: DataSource | EntityManager,
-    userId: string,
-    id: string,
-    modifiedAt: Date,
-  ): Promise<Snapshot | undefined> {
-    const rows: Array<{ snapshot: Snapshot }> = await source.query(
+  async findRevision(read: UserRead, id: string, modifiedAt: Date): Promise<Snapshot | undefined> {
+    const rows: Array<{ snapshot: Snapshot }> = await handleOf(read).query(
       `SELECT snapshot FROM resource_revisions WHERE kind = $1 AND object_id = $2 AND modified_at = $3 AND user_id = $4`,
-      [this.options.kind, id, modifiedAt, userId],
+      [this.options.kind, id, modifiedAt, read.userId],
     );
     return rows[0]?.snapshot;
   }
@@ -216,7 +188,9 @@ export class ResourceTable<T extends SyncedRecord> {
    * Records the current state of `ids` as revisions: call it after a bulk UPDATE of this table (merges,
    * reference moves) so later writes based on those `modified` values can still merge three-way.
    */
-  async recordRevisions(manager: EntityManager, userId: string, ids: string[]): Promise<void> {
+  async recordRevisions(change: UserChange, ids: string[]): Promise<void> {
+    const manager = transactionOf(change);
+    const userId = change.userId;
     // A merge may move a million rows: read and record them a slice at a time, one INSERT per slice, so
     // memory stays flat and the round trips are ids / REVISION_BATCH, not ids.
     for (let start = 0; start < ids.length; start += REVISION_BATCH) {
@@ -241,15 +215,15 @@ export class ResourceTable<T extends SyncedRecord> {
     }
   }
 
-  private async recordRevision(manager: EntityManager, userId: string, record: T): Promise<void> {
-    await manager.query(
+  private async recordRevision(change: UserChange, record: T): Promise<void> {
+    await transactionOf(change).query(
       `INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT DO NOTHING`,
       [
         this.options.kind,
         record.id,
         record.modifiedAt,
-        userId,
+        change.userId,
         JSON.stringify(this.options.toSnapshot(record)),
       ],
     );

@@ -48,7 +48,7 @@ export function frontDoor(
   filesRouter: RequestHandler,
 ): RequestHandler {
   // Redis holds token records without persistence; after it restarts empty they come back from Postgres.
-  const fallback = new TokenRecordFallback(deps.liveTokens, deps.redis);
+  const fallback = new TokenRecordFallback(deps.repos.liveTokens, deps.redis);
   const checks = storeChecks(deps.storeHealth, deps.redis);
   observeDependencies({ checks, pool: deps.storeHealth.pool });
   return oneLayer(

@@ -1,9 +1,8 @@
 import { AppError } from '@pfs/errors';
 import { userIdOf } from '@pfs/resource-api';
-import { IdempotencyRepository, type StoredResponse } from '@pfs/resource-store';
+import type { IdempotencyRepository, StoredResponse, UserChange, UserStore } from '@pfs/resource-store';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 
 /** How long a key is remembered: a day covers any sensible client retry. */
 export const IDEMPOTENCY_TTL_SECONDS = 86_400;
@@ -11,45 +10,40 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * Runs a POST at most once per `Idempotency-Key` (per user): a retry with the same key and body gets the
- * first response again and creates nothing; the same key with another body is a 422; a retry while the
- * first is still running is a 409. Without the header the POST just runs.
+ * first response again and creates nothing; the same key with another body is a 422. The POST's use case
+ * runs in the user's change that `run` is given; with a key, the claim of the key and the stored response
+ * are written in that same change, so they commit (or vanish) with the write itself: a retry after any
+ * failure either replays the committed answer or runs again, never meets a leftover claim. A concurrent
+ * duplicate waits for the first to finish, then replays it. Without the header the POST just runs.
  */
-export function idempotentPost(dataSource: DataSource) {
-  const keys = new IdempotencyRepository(dataSource);
-  return async (req: Request, res: Response, run: () => Promise<StoredResponse>): Promise<void> => {
+export function idempotentPost(deps: { store: UserStore; repos: { idempotency: IdempotencyRepository } }) {
+  return async (
+    req: Request,
+    res: Response,
+    run: (change: UserChange) => Promise<StoredResponse>,
+  ): Promise<void> => {
+    const userId = userIdOf(req);
     const key = req.get('idempotency-key');
-    if (key === undefined) return send(res, await run());
+    if (key === undefined) return send(res, await deps.store.change(userId, run));
     if (!KEY.test(key)) {
       throw new AppError('INPUT_INVALID', {
         description: 'Idempotency-Key must be 1–255 printable ASCII characters.',
         fields: [{ field: 'Idempotency-Key', error: 'must be 1–255 printable ASCII characters' }],
       });
     }
-    const userId = userIdOf(req);
-    const hash = createHash('sha256')
+    const requestHash = createHash('sha256')
       .update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`)
       .digest('hex');
-    const claim = await keys.claim(userId, key, hash, IDEMPOTENCY_TTL_SECONDS);
-    if (claim.state === 'replay') return send(res, claim.response, true);
-    if (claim.state === 'mismatch') {
+    const outcome = await deps.repos.idempotency.runOnce(
+      { userId, key, requestHash, ttlSeconds: IDEMPOTENCY_TTL_SECONDS },
+      run,
+    );
+    if (outcome.state === 'mismatch') {
       throw new AppError('UNPROCESSABLE', {
         description: 'This Idempotency-Key was already used for a different request.',
       });
     }
-    if (claim.state === 'in_progress') {
-      throw new AppError('CONFLICT', {
-        description: 'A request with this Idempotency-Key is still being processed; retry shortly.',
-      });
-    }
-    let response: StoredResponse;
-    try {
-      response = await run();
-    } catch (error) {
-      await keys.release(userId, key);
-      throw error;
-    }
-    await keys.complete(userId, key, response);
-    send(res, response);
+    send(res, outcome.response, outcome.state === 'replay');
   };
 }
 

@@ -1,16 +1,15 @@
 import { Decimal } from '@pfs/money';
 import { accountsTable, entriesTable } from '@pfs/resource-store';
 import fc from 'fast-check';
-import { createAccount, deleteAccount } from '../../src/modules/accounts/account-use-cases';
-import { createEntries } from '../../src/modules/entries/create-entries.use-case';
+import { deleteAccount } from '../../src/modules/accounts/account-use-cases';
 import { deleteEntry } from '../../src/modules/entries/delete-entry.use-case';
 import type { EntryBody } from '../../src/modules/entries/entry-body.schema';
 import { EntryDraft, entryDraftOf } from '../../src/modules/entries/entry-draft';
 import { updateEntry } from '../../src/modules/entries/update-entry.use-case';
-import type { LedgerDeps } from '../../src/ledger-deps';
-import { createLedgerUser, insertCategory, openLedger } from '../support/ledger-fixture';
+import { createLedgerUser, insertCategory, openLedger, type LedgerFixture } from '../support/ledger-fixture';
+import { createAccount, createEntries } from '../support/ledger-calls';
 
-let deps: LedgerDeps & { close(): Promise<void> };
+let deps: LedgerFixture;
 beforeAll(async () => {
   deps = await openLedger();
 });
@@ -23,12 +22,12 @@ const draft = (body: Record<string, unknown>): EntryDraft =>
 const asBody = (state: Record<string, unknown>) => state as unknown as EntryBody;
 
 async function balanceOf(userId: string, accountId: string): Promise<string> {
-  const account = (await accountsTable.findById(deps.dataSource, userId, accountId))!;
+  const account = (await accountsTable.findById(deps.store.read(userId), accountId))!;
   return new Decimal(account.initialBalance).plus(account.entriesTotal).toFixed();
 }
 
 async function entryOf(userId: string, id: string) {
-  return (await entriesTable.findById(deps.dataSource, userId, id))!;
+  return (await entriesTable.findById(deps.store.read(userId), id))!;
 }
 
 describe('ledger balances and transfers', () => {
@@ -86,7 +85,7 @@ describe('ledger balances and transfers', () => {
     expect([await balanceOf(userId, from.id), await balanceOf(userId, to.id)]).toEqual(['700', '300']);
 
     await deleteEntry(deps, userId, companion.id);
-    expect(await entriesTable.findById(deps.dataSource, userId, entry.id)).toBeUndefined();
+    expect(await entriesTable.findById(deps.store.read(userId), entry.id)).toBeUndefined();
     expect([await balanceOf(userId, from.id), await balanceOf(userId, to.id)]).toEqual(['1000', '0']);
   });
 
@@ -278,7 +277,7 @@ describe('ledger balances, property-based', () => {
             if (pair) model.delete(pair);
           }
         }
-        expect(await deps.accounts.countLiveEntries(deps.dataSource, userId)).toBe(model.size);
+        expect(await deps.accounts.countLiveEntries(deps.store.read(userId))).toBe(model.size);
         for (const [index, acc] of accounts.entries()) {
           const expected = [...model.values()]
             .filter((item) => item.account === index)

@@ -1,17 +1,13 @@
 import { Decimal } from '@pfs/money';
 import { accountsTable, entriesTable } from '@pfs/resource-store';
 import fc from 'fast-check';
-import { mergeAccounts } from '../../src/modules/accounts/account-order.use-case';
-import { createAccount } from '../../src/modules/accounts/account-use-cases';
-import { createEntries } from '../../src/modules/entries/create-entries.use-case';
 import type { EntryBody } from '../../src/modules/entries/entry-body.schema';
 import { entryDraftOf } from '../../src/modules/entries/entry-draft';
-import type { LedgerDeps } from '../../src/ledger-deps';
-import { manageEntries } from '../../src/modules/entries/manage-entries.use-case';
 import { updateEntry } from '../../src/modules/entries/update-entry.use-case';
-import { createLedgerUser, openLedger } from '../support/ledger-fixture';
+import { createLedgerUser, openLedger, type LedgerFixture } from '../support/ledger-fixture';
+import { createAccount, createEntries, manageEntries, mergeAccounts } from '../support/ledger-calls';
 
-let deps: LedgerDeps & { close(): Promise<void> };
+let deps: LedgerFixture;
 beforeAll(async () => {
   deps = await openLedger();
 });
@@ -94,7 +90,7 @@ describe('ledger under merges and bulk moves, property-based', () => {
             });
           } else if (op.kind === 'update' && model.size) {
             const id = [...model.keys()][op.pick % model.size];
-            const current = (await entriesTable.findById(deps.dataSource, userId, id))!;
+            const current = (await entriesTable.findById(deps.store.read(userId), id))!;
             await updateEntry(deps, userId, {
               id,
               clientModified: current.modifiedAt,
@@ -122,9 +118,9 @@ describe('ledger under merges and bulk moves, property-based', () => {
             alive.splice(alive.indexOf(from), 1);
           }
         }
-        expect(await deps.accounts.countLiveEntries(deps.dataSource, userId)).toBe(model.size);
+        expect(await deps.accounts.countLiveEntries(deps.store.read(userId))).toBe(model.size);
         for (const accountId of alive) {
-          const account = (await accountsTable.findById(deps.dataSource, userId, accountId))!;
+          const account = (await accountsTable.findById(deps.store.read(userId), accountId))!;
           const expected = [...model.values()]
             .filter((item) => item.account === accountId)
             .reduce((sum, item) => sum + item.cents, 0);
@@ -133,7 +129,7 @@ describe('ledger under merges and bulk moves, property-based', () => {
           );
         }
         for (const [id, item] of model) {
-          const stored = (await entriesTable.findById(deps.dataSource, userId, id))!;
+          const stored = (await entriesTable.findById(deps.store.read(userId), id))!;
           expect([id, stored.accountId, stored.transactionId]).toEqual([id, item.account, item.pair ?? null]);
         }
       }),

@@ -3,8 +3,10 @@ import {
   AccountRepository,
   createDataSource,
   EntryRepository,
+  RepeatRepository,
   resourceEntities,
   UserRepository,
+  UserStore,
 } from '@pfs/resource-store';
 import { uniqueEmail } from '@pfs/testing';
 import { createReadStream } from 'node:fs';
@@ -23,8 +25,10 @@ export function loadShippedRates(): Promise<RateTable> {
   return shippedRates;
 }
 
-/** Ledger use-case dependencies over this run's real database. */
-export async function openLedger(): Promise<LedgerDeps & { close(): Promise<void> }> {
+export type LedgerFixture = LedgerDeps & { dataSource: DataSource; close(): Promise<void> };
+
+/** Ledger use-case dependencies over this run's real database (and its data source, for test setup SQL). */
+export async function openLedger(): Promise<LedgerFixture> {
   const dataSource: DataSource = createDataSource({
     url: process.env.DATABASE_URL!,
     entities: resourceEntities,
@@ -33,8 +37,10 @@ export async function openLedger(): Promise<LedgerDeps & { close(): Promise<void
   await dataSource.initialize();
   return {
     dataSource,
-    accounts: new AccountRepository(dataSource),
-    entries: new EntryRepository(dataSource),
+    store: new UserStore(dataSource),
+    accounts: new AccountRepository(),
+    entries: new EntryRepository(),
+    repeats: new RepeatRepository(dataSource),
     users: new UserRepository(dataSource),
     rates: await loadShippedRates(),
     close: () => dataSource.destroy(),
@@ -46,7 +52,7 @@ export async function createLedgerUser(deps: LedgerDeps, currency = 'EUR'): Prom
 }
 
 /** Categories and tags belong to another module; tests insert them directly with the common columns. */
-export async function insertCategory(deps: LedgerDeps, userId: string, name = 'Food'): Promise<string> {
+export async function insertCategory(deps: LedgerFixture, userId: string, name = 'Food'): Promise<string> {
   const [row] = await deps.dataSource.query(
     `INSERT INTO categories (user_id, name, type, modified_at, change_seq) VALUES ($1, $2, 'expense', now(), 0) RETURNING id::text`,
     [userId, name],
@@ -54,7 +60,7 @@ export async function insertCategory(deps: LedgerDeps, userId: string, name = 'F
   return row.id;
 }
 
-export async function insertTag(deps: LedgerDeps, userId: string, name = 'lunch'): Promise<string> {
+export async function insertTag(deps: LedgerFixture, userId: string, name = 'lunch'): Promise<string> {
   const [row] = await deps.dataSource.query(
     `INSERT INTO tags (user_id, name, type, modified_at, change_seq) VALUES ($1, $2, 'expense', now(), 0) RETURNING id::text`,
     [userId, name],

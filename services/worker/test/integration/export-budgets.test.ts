@@ -23,8 +23,8 @@ async function insertBudget(seed: LedgerSeed, snapshot: Partial<BudgetSnapshot>)
     status: 'active',
     ...snapshot,
   };
-  const created = await withUserChange(pipeline.dataSource, seed.userId, (manager, seq) =>
-    budgetsTable.insert(manager, seed.userId, seq, full),
+  const created = await withUserChange(pipeline.dataSource, seed.userId, (change) =>
+    budgetsTable.insert(change, full),
   );
   return created.id;
 }
@@ -60,8 +60,8 @@ describe('export: budgets sheet', () => {
       recurrence: { frequency: 'monthly', interval: 1, start: '2027-01-01' },
     });
     const gone = await insertBudget(seed, { name: 'Gone' });
-    await withUserChange(pipeline.dataSource, seed.userId, (manager, seq) =>
-      budgetsTable.softDelete(manager, seed.userId, [gone], seq),
+    await withUserChange(pipeline.dataSource, seed.userId, (change) =>
+      budgetsTable.softDelete(change, [gone]),
     );
     const other = await LedgerSeed.forNewUser(pipeline.dataSource);
     await insertBudget(other, { name: 'Not mine' });

@@ -1,31 +1,26 @@
 import { AppError, inputError, notFound } from '@pfs/errors';
 import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
-import { type Account, accountsTable, type Snapshot, withUserChange } from '@pfs/resource-store';
-import type { EntityManager } from 'typeorm';
+import type { Account, Snapshot, UserChange } from '@pfs/resource-store';
 import type { LedgerDeps } from '../../ledger-deps';
 import { accountSnapshotOf, assertAccountRules } from './account-rules';
 import type { AccountBody } from './accounts.schema';
 
-async function assertParent(
-  deps: LedgerDeps,
-  manager: EntityManager,
-  userId: string,
-  parent: unknown,
-  self?: string,
-) {
+async function assertParent(deps: LedgerDeps, change: UserChange, parent: unknown, self?: string) {
   if (parent === undefined) return;
-  const found = await deps.accounts.table.findById(manager, userId, String(parent));
+  const found = await deps.accounts.table.findById(change, String(parent));
   if (!found || parent === self)
     throw inputError([{ field: 'parent', error: 'must be another of your accounts' }]);
 }
 
-export async function createAccount(deps: LedgerDeps, userId: string, body: AccountBody): Promise<Account> {
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    assertAccountRules(body);
-    const snapshot = accountSnapshotOf(body, { order: await deps.accounts.nextOrder(manager, userId) });
-    await assertParent(deps, manager, userId, snapshot.parent);
-    return deps.accounts.table.insert(manager, userId, changeSeq, snapshot);
-  });
+export async function createAccount(
+  deps: LedgerDeps,
+  change: UserChange,
+  body: AccountBody,
+): Promise<Account> {
+  assertAccountRules(body);
+  const snapshot = accountSnapshotOf(body, { order: await deps.accounts.nextOrder(change) });
+  await assertParent(deps, change, snapshot.parent);
+  return deps.accounts.table.insert(change, snapshot);
 }
 
 export interface UpdateAccountOptions {
@@ -46,34 +41,28 @@ export async function updateAccount(
   userId: string,
   options: UpdateAccountOptions,
 ): Promise<Account> {
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const current = await accountsTable.findById(manager, userId, options.id, { forUpdate: true });
+  const accounts = deps.accounts.table;
+  return deps.store.change(userId, async (change) => {
+    const current = await accounts.findById(change, options.id, { forUpdate: true });
     if (!current) throw notFound('Account', options.id);
     const merged = await resolveWrite({
-      current: accountsTable.options.toSnapshot(current),
+      current: accounts.options.toSnapshot(current),
       currentModified: current.modifiedAt,
       clientModified: options.clientModified,
       intended: options.intended,
-      loadRevision: (at) => accountsTable.findRevision(manager, userId, current.id, at),
+      loadRevision: (at) => accounts.findRevision(change, current.id, at),
       presentCurrent: () => options.presentCurrent(current),
     });
     assertExtraSize(merged.extra);
     const body = options.parseState(merged);
     assertAccountRules(body);
     const snapshot = accountSnapshotOf(body, { order: current.order });
-    await assertParent(deps, manager, userId, snapshot.parent, current.id);
-    if (snapshot.currency.code !== current.currency && (await hasEntries(manager, current.id))) {
+    await assertParent(deps, change, snapshot.parent, current.id);
+    if (snapshot.currency.code !== current.currency && (await deps.accounts.hasEntries(change, current.id))) {
       throw inputError([{ field: 'currency.code', error: 'cannot change while the account has entries' }]);
     }
-    return (await accountsTable.update(manager, userId, current.id, changeSeq, snapshot))!;
+    return (await accounts.update(change, current.id, snapshot))!;
   });
-}
-
-async function hasEntries(manager: EntityManager, accountId: string): Promise<boolean> {
-  const rows = await manager.query(`SELECT 1 FROM entries WHERE account_id = $1 AND NOT deleted LIMIT 1`, [
-    accountId,
-  ]);
-  return rows.length > 0;
 }
 
 /**
@@ -85,20 +74,17 @@ export async function deleteAccount(
   userId: string,
   id: string,
 ): Promise<{ deletedEntries: number }> {
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const [account] = await deps.accounts.lockAccounts(manager, userId, [id]);
+  return deps.store.change(userId, async (change) => {
+    const [account] = await deps.accounts.lockAccounts(change, [id]);
     if (!account) throw notFound('Account', id);
-    if ((await deps.accounts.countLive(manager, userId)) <= 1) {
+    if ((await deps.accounts.countLive(change)) <= 1) {
       throw new AppError('UNPROCESSABLE', {
         description: 'The last account cannot be deleted: every entry needs an account.',
       });
     }
-    const deletedEntries = await deps.entries.deleteEntriesOfAccount(manager, userId, id, changeSeq);
-    await manager.query(`UPDATE accounts SET parent_id = NULL, change_seq = $2 WHERE parent_id = $1`, [
-      id,
-      changeSeq,
-    ]);
-    await accountsTable.softDelete(manager, userId, [id], changeSeq);
+    const deletedEntries = await deps.entries.deleteEntriesOfAccount(change, id);
+    await deps.accounts.detachChildren(change, [id]);
+    await deps.accounts.table.softDelete(change, [id]);
     return { deletedEntries };
   });
 }

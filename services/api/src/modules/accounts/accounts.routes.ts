@@ -7,7 +7,7 @@ import {
   parseListParam,
   readClientModified,
 } from '@pfs/resource-api';
-import { ACCOUNT_STATUSES, accountsTable, type SqlFilter } from '@pfs/resource-store';
+import { ACCOUNT_STATUSES, type SqlFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
@@ -46,7 +46,8 @@ const NO_CONTENT = { status: 204, headers: {} };
 export function accountsHandlers(deps: ApiDependencies) {
   const api = deps.resourceApi;
   const ledger = ledgerDepsOf(deps);
-  const idempotent = idempotentPost(deps.dataSource);
+  const idempotent = idempotentPost(deps);
+  const accounts = deps.repos.accounts.table;
   const readMove = api.schemas.submissionReader<MoveBody>(moveSubmission, {
     position: 'must be an integer of at least 0',
   });
@@ -63,44 +64,44 @@ export function accountsHandlers(deps: ApiDependencies) {
 
   const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'accounts' });
-    const result = await accountsTable.list(deps.dataSource, ctx.userId, params, readFilters(req));
+    const result = await accounts.list(deps.store.read(ctx.userId), params, readFilters(req));
     api.respond.sendList(req, res, { schema: 'accounts', params, result, present: presentAccount });
   };
 
   const reorder: ApiHandler = async (ctx, req, res) => {
     const { order } = readReorder(req.body);
-    await idempotent(req, res, async () => {
-      await reorderAccounts(ledger, ctx.userId, order);
+    await idempotent(req, res, async (change) => {
+      await reorderAccounts(ledger, change, order);
       return NO_CONTENT;
     });
   };
 
   const merge: ApiHandler = async (ctx, req, res) => {
     const { accounts: sources, account: target } = readMerge(req.body);
-    await idempotent(req, res, async () => {
-      await mergeAccounts(ledger, ctx.userId, sources, target);
+    await idempotent(req, res, async (change) => {
+      await mergeAccounts(ledger, change, sources, target);
       return NO_CONTENT;
     });
   };
 
   const move: ApiHandler = async (ctx, req, res) => {
     const { position } = readMove(req.body);
-    await idempotent(req, res, async () => {
-      await moveAccount(ledger, ctx.userId, String(req.params.id), position);
+    await idempotent(req, res, async (change) => {
+      await moveAccount(ledger, change, String(req.params.id), position);
       return NO_CONTENT;
     });
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const account = await accountsTable.findById(deps.dataSource, ctx.userId, String(req.params.id));
+    const account = await accounts.findById(deps.store.read(ctx.userId), String(req.params.id));
     if (!account) throw notFound('Account', String(req.params.id));
     api.respond.sendObject(req, res, 'accounts', presentAccount(account), account.modifiedAt);
   };
 
-  const create: ApiHandler = async (ctx, req, res) => {
-    await idempotent(req, res, async () => {
+  const create: ApiHandler = async (_ctx, req, res) => {
+    await idempotent(req, res, async (change) => {
       const body = await parseCreateBody<AccountBody>(api.schemas, 'accounts', req.body);
-      const created = await createAccount(ledger, ctx.userId, body);
+      const created = await createAccount(ledger, change, body);
       return api.respond.created(res, 'accounts', '/accounts', created.id, presentAccount(created));
     });
   };

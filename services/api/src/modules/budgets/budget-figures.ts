@@ -1,7 +1,6 @@
 import { inputError } from '@pfs/errors';
 import { convertAmount, Decimal, type RateSource, roundToCurrency } from '@pfs/money';
-import { type Budget, type BudgetWindow, sumBudgetWindows } from '@pfs/resource-store';
-import type { DataSource } from 'typeorm';
+import { type Budget, type BudgetWindow, sumBudgetWindows, type UserRead } from '@pfs/resource-store';
 import { BudgetCalendar, type Iteration } from './budget-iterations';
 
 /** How many earlier iterations `history_amount_median` looks back over. */
@@ -35,7 +34,6 @@ interface WindowSums {
 }
 
 export interface FigureDeps {
-  dataSource: DataSource;
   rates: RateSource;
 }
 
@@ -55,7 +53,7 @@ function median(values: Decimal[]): Decimal | undefined {
  */
 export async function computeBudgetFigures(
   deps: FigureDeps,
-  userId: string,
+  read: UserRead,
   items: BudgetAtIteration[],
   options: { startDay: number; today: string },
 ): Promise<BudgetFigures[]> {
@@ -78,7 +76,7 @@ export async function computeBudgetFigures(
     planned: new Decimal(0),
     incomes: new Decimal(0),
   }));
-  for (const total of await sumBudgetWindows(deps.dataSource, userId, windows, options.today)) {
+  for (const total of await sumBudgetWindows(read, windows, options.today)) {
     const currency = items[itemOfWindow[total.key]].budget.currency.code;
     const converted =
       total.date === null

@@ -1,5 +1,5 @@
 import { inputError } from '@pfs/errors';
-import { type Budget, budgetsTable, withUserChange } from '@pfs/resource-store';
+import { type Budget, budgetsTable } from '@pfs/resource-store';
 import { currentIteration } from './budget-views.use-case';
 import { lockBudget, resolveBudgetWrite, type UpdateBudgetOptions } from './budget-writes.use-case';
 import type { BudgetsDeps } from './budgets.deps';
@@ -19,8 +19,8 @@ export async function updateBudgetTail(
   userId: string,
   options: UpdateBudgetOptions & { startDay: number; today: string },
 ): Promise<Budget> {
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const current = await lockBudget(manager, userId, options.id);
+  return deps.store.change(userId, async (change) => {
+    const current = await lockBudget(change, options.id);
     if (current.recurrence.end && current.recurrence.end < options.today) {
       // Every iteration is in the past, and the past keeps its definition: there is no tail to change.
       throw inputError([
@@ -30,21 +30,20 @@ export async function updateBudgetTail(
         },
       ]);
     }
-    const snapshot = await resolveBudgetWrite(manager, userId, current, options);
+    const snapshot = await resolveBudgetWrite(change, current, options);
     const split = currentIteration(current, options.startDay, options.today);
-    if (split.index <= 0)
-      return (await budgetsTable.update(manager, userId, current.id, changeSeq, snapshot))!;
+    if (split.index <= 0) return (await budgetsTable.update(change, current.id, snapshot))!;
     if (snapshot.recurrence.end && snapshot.recurrence.end < split.from) {
       throw inputError([
         { field: 'recurrence.end', error: `must not be before ${split.from}, where the tail starts` },
       ]);
     }
     const past = budgetsTable.options.toSnapshot(current) as typeof snapshot;
-    await budgetsTable.update(manager, userId, current.id, changeSeq, {
+    await budgetsTable.update(change, current.id, {
       ...past,
       recurrence: { ...past.recurrence, end: dayBefore(split.from) },
     });
-    return budgetsTable.insert(manager, userId, changeSeq, {
+    return budgetsTable.insert(change, {
       ...snapshot,
       recurrence: { ...snapshot.recurrence, start: split.from },
     });

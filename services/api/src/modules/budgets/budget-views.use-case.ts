@@ -1,5 +1,5 @@
 import { findCrossRate } from '@pfs/money';
-import type { Budget } from '@pfs/resource-store';
+import type { Budget, UserRead } from '@pfs/resource-store';
 import { type BudgetAtIteration, type BudgetFigures, computeBudgetFigures } from './budget-figures';
 import { Decimal } from '@pfs/money';
 import { BudgetCalendar, type Iteration } from './budget-iterations';
@@ -35,9 +35,11 @@ export async function viewBudgets(
   deps: BudgetsDeps,
   user: BudgetUser,
   items: BudgetAtIteration[],
+  /** Where to read: the pool, or the change that just wrote the budget (not committed yet). */
+  read: UserRead = deps.store.read(user.id),
 ): Promise<BudgetView[]> {
-  const figures = await rememberedFigures(deps, user, items);
-  const problems = await findProblems(deps, user.id, [...new Set(items.map((item) => item.budget))]);
+  const figures = await rememberedFigures(deps, read, user, items);
+  const problems = await findProblems(deps, read, [...new Set(items.map((item) => item.budget))]);
   return items.map((item, index) => ({
     ...item,
     figures: figures[index],
@@ -46,10 +48,10 @@ export async function viewBudgets(
   }));
 }
 
-async function findProblems(deps: BudgetsDeps, userId: string, budgets: Budget[]) {
+async function findProblems(deps: BudgetsDeps, read: UserRead, budgets: Budget[]) {
   const refs = (fields: Array<keyof Budget['references']>) =>
     budgets.flatMap((budget) => fields.flatMap((field) => budget.references[field]));
-  const deleted = await deps.budgets.findDeletedReferences(deps.dataSource, userId, {
+  const deleted = await deps.budgets.findDeletedReferences(read, {
     categories: refs(['categories', '!categories']),
     tags: refs(['tags', '!tags']),
     accounts: refs(['accounts', '!accounts']),
@@ -77,12 +79,14 @@ type StoredFigures = Record<keyof BudgetFigures, string | undefined>;
  */
 async function rememberedFigures(
   deps: BudgetsDeps,
+  read: UserRead,
   user: BudgetUser,
   items: BudgetAtIteration[],
 ): Promise<BudgetFigures[]> {
   const today = todayUtc();
-  const compute = () => computeBudgetFigures(deps, user.id, items, { startDay: user.startDay, today });
-  if (!deps.remember || !items.length) return compute();
+  const compute = () => computeBudgetFigures(deps, read, items, { startDay: user.startDay, today });
+  // A change's view (its writes not committed) is never remembered under the committed watermark.
+  if (!deps.remember || !items.length || 'changeSeq' in read) return compute();
   const key = `budget-figures:${user.id}:${today}:${user.startDay}:${items
     .map((item) => `${item.budget.id}@${item.budget.modifiedAt.getTime()}#${item.iteration.index}`)
     .join(',')}`;

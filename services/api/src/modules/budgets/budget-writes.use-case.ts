@@ -11,9 +11,9 @@ import {
   type Snapshot,
   type SyncedRecord,
   tagsTable,
-  withUserChange,
+  type UserChange,
+  type UserRead,
 } from '@pfs/resource-store';
-import type { EntityManager } from 'typeorm';
 import { assertBudgetRules, budgetSnapshotOf } from './budget-rules';
 import type { BudgetBody } from './budgets.schema';
 import type { BudgetsDeps } from './budgets.deps';
@@ -34,19 +34,14 @@ const TABLE_OF: Record<BudgetReferenceField, Pick<ResourceTable<SyncedRecord>, '
  * naming `categories.N`, …). Ids the budget already had may stay even if deleted since: they are its
  * `problem`, and a whole-object PUT of the fetched budget must still work.
  */
-async function assertReferences(
-  manager: EntityManager,
-  userId: string,
-  state: Snapshot,
-  previous?: Budget,
-): Promise<void> {
+async function assertReferences(read: UserRead, state: Snapshot, previous?: Budget): Promise<void> {
   const errors: FieldError[] = [];
   for (const [field, table] of Object.entries(TABLE_OF) as Array<
     [BudgetReferenceField, (typeof TABLE_OF)[BudgetReferenceField]]
   >) {
     const ids = (state[field] as string[] | undefined) ?? [];
     if (!ids.length) continue;
-    const live = new Set((await table.findByIds(manager, userId, ids)).map((record) => record.id));
+    const live = new Set((await table.findByIds(read, ids)).map((record) => record.id));
     const kept = new Set(previous?.references[field] ?? []);
     ids.forEach((id, index) => {
       if (!live.has(id) && !kept.has(id))
@@ -56,13 +51,11 @@ async function assertReferences(
   if (errors.length) throw inputError(errors);
 }
 
-export async function createBudget(deps: BudgetsDeps, userId: string, body: BudgetBody): Promise<Budget> {
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    assertBudgetRules(body);
-    const snapshot = budgetSnapshotOf(body, { order: await deps.budgets.nextOrder(manager, userId) });
-    await assertReferences(manager, userId, snapshot);
-    return budgetsTable.insert(manager, userId, changeSeq, snapshot);
-  });
+export async function createBudget(deps: BudgetsDeps, change: UserChange, body: BudgetBody): Promise<Budget> {
+  assertBudgetRules(body);
+  const snapshot = budgetSnapshotOf(body, { order: await deps.budgets.nextOrder(change) });
+  await assertReferences(change, snapshot);
+  return deps.budgets.table.insert(change, snapshot);
 }
 
 export interface UpdateBudgetOptions {
@@ -81,23 +74,22 @@ export async function updateBudget(
   userId: string,
   options: UpdateBudgetOptions,
 ): Promise<Budget> {
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const current = await lockBudget(manager, userId, options.id);
-    const snapshot = await resolveBudgetWrite(manager, userId, current, options);
-    return (await budgetsTable.update(manager, userId, current.id, changeSeq, snapshot))!;
+  return deps.store.change(userId, async (change) => {
+    const current = await lockBudget(change, options.id);
+    const snapshot = await resolveBudgetWrite(change, current, options);
+    return (await budgetsTable.update(change, current.id, snapshot))!;
   });
 }
 
-export async function lockBudget(manager: EntityManager, userId: string, id: string): Promise<Budget> {
-  const current = await budgetsTable.findById(manager, userId, id, { forUpdate: true });
+export async function lockBudget(change: UserChange, id: string): Promise<Budget> {
+  const current = await budgetsTable.findById(change, id, { forUpdate: true });
   if (!current) throw notFound('Budget', id);
   return current;
 }
 
 /** The state a write leaves: merged under the write rule, validated, references checked. */
 export async function resolveBudgetWrite(
-  manager: EntityManager,
-  userId: string,
+  change: UserChange,
   current: Budget,
   options: UpdateBudgetOptions,
 ): Promise<BudgetSnapshot> {
@@ -106,47 +98,36 @@ export async function resolveBudgetWrite(
     currentModified: current.modifiedAt,
     clientModified: options.clientModified,
     intended: options.intended,
-    loadRevision: (at) => budgetsTable.findRevision(manager, userId, current.id, at),
+    loadRevision: (at) => budgetsTable.findRevision(change, current.id, at),
     presentCurrent: () => options.presentCurrent(current),
   });
   const body = options.parseState(merged);
   assertExtraSize(body.extra);
   assertBudgetRules(body);
   const snapshot = budgetSnapshotOf(body, { order: current.order });
-  await assertReferences(manager, userId, snapshot, current);
+  await assertReferences(change, snapshot, current);
   return snapshot;
 }
 
 export async function deleteBudget(deps: BudgetsDeps, userId: string, id: string): Promise<void> {
-  const deleted = await withUserChange(deps.dataSource, userId, (manager, changeSeq) =>
-    budgetsTable.softDelete(manager, userId, [id], changeSeq),
-  );
+  const deleted = await deps.store.change(userId, (change) => budgetsTable.softDelete(change, [id]));
   if (!deleted) throw notFound('Budget', id);
 }
 
 /** POST /budgets/reorder: the listed budgets first, in that order, then the rest as they were. */
-export async function reorderBudgets(deps: BudgetsDeps, userId: string, order: string[]): Promise<void> {
-  await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const current = await deps.budgets.idsInOrder(manager, userId);
-    const ids = reorderedIds(current, order, 'budgets');
-    await writeDisplayOrder(budgetsTable, manager, { userId, changeSeq, ids });
-  });
+export async function reorderBudgets(deps: BudgetsDeps, change: UserChange, order: string[]): Promise<void> {
+  const current = await deps.budgets.idsInOrder(change);
+  await writeDisplayOrder(budgetsTable, change, reorderedIds(current, order, 'budgets'));
 }
 
 /** POST /budgets/{id}/move: one budget at `position` (0 = first; past the end = last). */
 export async function moveBudget(
   deps: BudgetsDeps,
-  userId: string,
+  change: UserChange,
   id: string,
   position: number,
 ): Promise<void> {
-  await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const current = await deps.budgets.idsInOrder(manager, userId);
-    if (!current.includes(id)) throw notFound('Budget', id);
-    await writeDisplayOrder(budgetsTable, manager, {
-      userId,
-      changeSeq,
-      ids: movedIds(current, id, position),
-    });
-  });
+  const current = await deps.budgets.idsInOrder(change);
+  if (!current.includes(id)) throw notFound('Budget', id);
+  await writeDisplayOrder(budgetsTable, change, movedIds(current, id, position));
 }

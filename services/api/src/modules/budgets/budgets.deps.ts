@@ -1,11 +1,11 @@
 import type { RateSource } from '@pfs/money';
-import { BudgetRepository, readWatermark, type UserRepository } from '@pfs/resource-store';
-import type { DataSource } from 'typeorm';
+import type { BudgetRepository, UserRepository, UserStore } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 
 /** What the budgets use cases need. */
 export interface BudgetsDeps {
-  dataSource: DataSource;
+  /** Read contexts and changes (the unit of work) for the repositories below. */
+  store: UserStore;
   budgets: BudgetRepository;
   users: UserRepository;
   /** EUR reference rates loaded at boot (conversion of entries in other currencies). */
@@ -19,11 +19,11 @@ export interface BudgetsDeps {
 
 export function budgetsDepsOf(deps: ApiDependencies): BudgetsDeps {
   return {
-    dataSource: deps.dataSource,
-    budgets: new BudgetRepository(deps.dataSource),
-    users: deps.users,
+    store: deps.store,
+    budgets: deps.repos.budgets,
+    users: deps.repos.users,
     rates: deps.rates,
     remember: async (userId, key, compute) =>
-      deps.resourceApi.rememberAtWatermark(key, await readWatermark(deps.dataSource, userId), compute),
+      deps.resourceApi.rememberAtWatermark(key, await deps.store.watermark(userId), compute),
   };
 }

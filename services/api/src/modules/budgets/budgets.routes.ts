@@ -7,7 +7,7 @@ import {
   parsePageParams,
   readClientModified,
 } from '@pfs/resource-api';
-import { type Budget, budgetsTable, type Snapshot } from '@pfs/resource-store';
+import type { Budget, Snapshot, UserRead } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 import { withRates } from '../../http/rates-ready';
@@ -34,17 +34,21 @@ const NO_CONTENT = { status: 204, headers: {} };
 export function budgetsHandlers(deps: ApiDependencies) {
   const api = deps.resourceApi;
   const budgets = budgetsDepsOf(deps);
-  const idempotent = idempotentPost(deps.dataSource);
+  const idempotent = idempotentPost(deps);
+  const budgetsTable = deps.repos.budgets.table;
 
   const userOf = async (userId: string): Promise<BudgetUser> => {
-    const user = await deps.users.findById(userId);
+    const user = await deps.repos.users.findById(userId);
     if (!user) throw notFound('User');
     return { id: user.id, startDay: user.startDay, currency: user.currency };
   };
-  const presentCurrent = async (user: BudgetUser, budget: Budget) => {
-    const [view] = await viewBudgets(budgets, user, [
-      { budget, iteration: currentIteration(budget, user.startDay) },
-    ]);
+  const presentCurrent = async (user: BudgetUser, budget: Budget, read?: UserRead) => {
+    const [view] = await viewBudgets(
+      budgets,
+      user,
+      [{ budget, iteration: currentIteration(budget, user.startDay) }],
+      read,
+    );
     return presentBudget(view);
   };
 
@@ -67,24 +71,24 @@ export function budgetsHandlers(deps: ApiDependencies) {
     });
   };
 
-  const reorder: ApiHandler = async (ctx, req, res) => {
+  const reorder: ApiHandler = async (_ctx, req, res) => {
     const order = (req.body as { order?: unknown })?.order;
     if (!Array.isArray(order) || !order.length || order.length > 500 || !order.every(isResourceId)) {
       throw inputError([{ field: 'order', error: 'must be a non-empty array of budget ids' }]);
     }
-    await idempotent(req, res, async () => {
-      await reorderBudgets(budgets, ctx.userId, order);
+    await idempotent(req, res, async (change) => {
+      await reorderBudgets(budgets, change, order);
       return NO_CONTENT;
     });
   };
 
-  const move: ApiHandler = async (ctx, req, res) => {
+  const move: ApiHandler = async (_ctx, req, res) => {
     const position = (req.body as { position?: unknown })?.position;
     if (!Number.isInteger(position) || (position as number) < 0) {
       throw inputError([{ field: 'position', error: 'must be an integer of at least 0' }]);
     }
-    await idempotent(req, res, async () => {
-      await moveBudget(budgets, ctx.userId, String(req.params.id), position as number);
+    await idempotent(req, res, async (change) => {
+      await moveBudget(budgets, change, String(req.params.id), position as number);
       return NO_CONTENT;
     });
   };
@@ -94,7 +98,7 @@ export function budgetsHandlers(deps: ApiDependencies) {
     const range = readRange(query, false);
     const { page, perPage } = parsePageParams(query);
     const user = await userOf(ctx.userId);
-    const budget = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
+    const budget = await budgetsTable.findById(deps.store.read(user.id), String(req.params.id));
     if (!budget) throw notFound('Budget', String(req.params.id));
     const history = await budgetHistory(budgets, user, budget, { ...range, page, perPage });
     api.respond.sendOffsetPage(req, res, 'budgets', {
@@ -107,22 +111,23 @@ export function budgetsHandlers(deps: ApiDependencies) {
 
   const get: ApiHandler = async (ctx, req, res) => {
     const user = await userOf(ctx.userId);
-    const budget = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
+    const budget = await budgetsTable.findById(deps.store.read(user.id), String(req.params.id));
     if (!budget) throw notFound('Budget', String(req.params.id));
     // ETag only: amount and planned change with entries, so the budget's own modified is no Last-Modified.
     api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, budget));
   };
 
   const create: ApiHandler = async (ctx, req, res) => {
-    await idempotent(req, res, async () => {
+    const user = await userOf(ctx.userId);
+    await idempotent(req, res, async (change) => {
       const body = await parseCreateBody<BudgetBody>(api.schemas, 'budgets', withRecurrence(req.body));
-      const created = await createBudget(budgets, ctx.userId, body);
+      const created = await createBudget(budgets, change, body);
       return api.respond.created(
         res,
         'budgets',
         '/budgets',
         created.id,
-        await presentCurrent(await userOf(ctx.userId), created),
+        await presentCurrent(user, created, change),
       );
     });
   };
@@ -142,7 +147,7 @@ export function budgetsHandlers(deps: ApiDependencies) {
       const user = await userOf(ctx.userId);
       const clientModified = readClientModified(req.body);
       // The 409 body needs figures, which need a query: presented up front for the rare conflict.
-      const current = await budgetsTable.findById(deps.dataSource, user.id, String(req.params.id));
+      const current = await budgetsTable.findById(deps.store.read(user.id), String(req.params.id));
       if (!current) throw notFound('Budget', String(req.params.id));
       const currentBody = await presentCurrent(user, current);
       const write = scopeOfUpdate === 'tail' ? updateBudgetTail : updateBudget;

@@ -64,7 +64,7 @@ export const categoriesLabels = namedLabelOperations({
     },
   },
   bind: (deps: ApiDependencies) => {
-    const categories = new CategoryRepository(deps.dataSource);
+    const categories = deps.repos.categories;
     return { repository: categories, guard: refuseSystem, merge: mergeHandler(categories, deps) };
   },
 });

@@ -1,8 +1,7 @@
 import type { Logger } from '@pfs/logger';
 import { FoundRate, parseEcbRates, RateSource, RateTable, SHIPPED_RATES_FILE } from '@pfs/money';
-import { CurrencyRateRepository } from '@pfs/resource-store';
+import type { CurrencyRateRepository } from '@pfs/resource-store';
 import { createReadStream } from 'node:fs';
-import type { DataSource } from 'typeorm';
 
 /**
  * The EUR reference rates the API converts with, held in memory. At boot, `load()` imports the ECB history
@@ -17,7 +16,7 @@ export class RateBook implements RateSource {
   private loading?: Promise<void>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repository: CurrencyRateRepository,
     private readonly logger?: Logger,
   ) {}
 
@@ -27,11 +26,10 @@ export class RateBook implements RateSource {
    * table into memory without waiting for it.
    */
   async load(options: { warm?: boolean } = {}): Promise<this> {
-    const repository = new CurrencyRateRepository(this.dataSource);
     const shippedUntil = await latestShippedDate();
-    const storedUntil = await repository.latestDate();
+    const storedUntil = await this.repository.latestDate();
     if (!storedUntil || storedUntil < shippedUntil) {
-      const result = await repository.importRates(parseEcbRates(createReadStream(SHIPPED_RATES_FILE)));
+      const result = await this.repository.importRates(parseEcbRates(createReadStream(SHIPPED_RATES_FILE)));
       this.logger?.info(result, 'currency rates imported from the shipped ECB history');
     }
     if (options.warm)
@@ -49,7 +47,7 @@ export class RateBook implements RateSource {
   }
 
   async reload(): Promise<void> {
-    this.table = new RateTable(await new CurrencyRateRepository(this.dataSource).listAll());
+    this.table = new RateTable(await this.repository.listAll());
     this.loadedAt = new Date();
   }
 

@@ -1,5 +1,5 @@
 import { inputError } from '@pfs/errors';
-import { withUserChange, type Entry } from '@pfs/resource-store';
+import type { Entry, UserChange } from '@pfs/resource-store';
 import type { EntryDraft } from './entry-draft';
 import { EntryWriter } from './entry-writer';
 import type { LedgerDeps } from '../../ledger-deps';
@@ -13,27 +13,25 @@ export interface CreateEntriesOptions {
 }
 
 /**
- * Creates one or many entries in one transaction: every account, category and tag is checked first, and
- * any failure creates nothing. Transfers create their companion entries in the same transaction.
+ * Creates one or many entries in one change: every account, category and tag is checked first, and any
+ * failure creates nothing (the change rolls back). Transfers create their companion entries in the same change.
  */
 export async function createEntries(
   deps: LedgerDeps,
-  userId: string,
+  change: UserChange,
   drafts: EntryDraft[],
   options: CreateEntriesOptions = {},
 ): Promise<Entry[]> {
   if (drafts.length > MAX_BATCH)
     throw inputError([{ field: '(body)', error: `must hold at most ${MAX_BATCH} entries` }]);
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    const items = drafts.map((draft, index) => ({ draft, prefix: options.fieldsByIndex ? `${index}.` : '' }));
-    await writer.loadAccounts(
-      drafts.flatMap((draft) => [draft.account, ...(draft.transaction ? [draft.transaction.account] : [])]),
-    );
-    const errors = await writer.checkReferences(items);
-    if (errors.length) throw inputError(errors);
-    const created: Entry[] = [];
-    for (const { draft, prefix } of items) created.push(await writer.insert(draft, prefix));
-    return created;
-  });
+  const writer = new EntryWriter(deps, change);
+  const items = drafts.map((draft, index) => ({ draft, prefix: options.fieldsByIndex ? `${index}.` : '' }));
+  await writer.loadAccounts(
+    drafts.flatMap((draft) => [draft.account, ...(draft.transaction ? [draft.transaction.account] : [])]),
+  );
+  const errors = await writer.checkReferences(items);
+  if (errors.length) throw inputError(errors);
+  const created: Entry[] = [];
+  for (const { draft, prefix } of items) created.push(await writer.insert(draft, prefix));
+  return created;
 }

@@ -1,17 +1,16 @@
 import { notFound } from '@pfs/errors';
-import { entriesTable, withUserChange } from '@pfs/resource-store';
 import { EntryWriter } from './entry-writer';
 import type { LedgerDeps } from '../../ledger-deps';
 
 /** Soft-deletes an entry and, for a transfer, its companion; both balances move back. */
 export async function deleteEntry(deps: LedgerDeps, userId: string, id: string): Promise<void> {
-  await withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const entry = await entriesTable.findById(manager, userId, id, { forUpdate: true });
+  await deps.store.change(userId, async (change) => {
+    const entry = await deps.entries.table.findById(change, id, { forUpdate: true });
     if (!entry) throw notFound('Entry', id);
     const companion = entry.transactionId
-      ? await entriesTable.findById(manager, userId, entry.transactionId, { forUpdate: true })
+      ? await deps.entries.table.findById(change, entry.transactionId, { forUpdate: true })
       : undefined;
-    const writer = new EntryWriter(deps, manager, userId, changeSeq);
+    const writer = new EntryWriter(deps, change);
     await writer.remove(companion ? [entry, companion] : [entry]);
   });
 }

@@ -7,7 +7,7 @@ import {
   sendStoredPage,
   StoredPages,
 } from '@pfs/resource-api';
-import { buildEntryFilters, entriesTable, readListVersion, type Snapshot } from '@pfs/resource-store';
+import { buildEntryFilters, type Snapshot } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { idempotentPost } from '../../http/idempotent-post';
@@ -39,12 +39,14 @@ import { manageEntries, readManageRequest } from './manage-entries.use-case';
 export function entriesHandlers(deps: ApiDependencies) {
   const api = deps.resourceApi;
   const ledger = ledgerDepsOf(deps);
-  const idempotent = idempotentPost(deps.dataSource);
+  const idempotent = idempotentPost(deps);
+  const entriesTable = deps.repos.entries.table;
   const presenterFor = entryPresenterFor(deps);
   const storedPages = new StoredPages();
 
   const list: ApiHandler = async (ctx, req, res) => {
     const userId = ctx.userId;
+    const read = deps.store.read(userId);
     const params = api.parseList(req, { endpoint: 'entries' });
     const filters = readEntryFilters(req);
     const seriesFilter = readRepeatFilter(req);
@@ -55,7 +57,7 @@ export function entriesHandlers(deps: ApiDependencies) {
     // The unchanged-page fast path: the same request at the same data version gets the bytes sent before. The
     // version also carries the rate book's load time (presented amounts convert with it).
     const storedKey = StoredPages.keyOf(req, String(requestContext(req).format));
-    const version = `${await readListVersion(deps.dataSource, userId)}:${deps.rates.lastLoaded?.getTime() ?? 0}`;
+    const version = `${await deps.store.listVersion(userId)}:${deps.rates.lastLoaded?.getTime() ?? 0}`;
     const stored = storedPages.get(storedKey, version);
     if (stored) {
       sendStoredPage(api.respond, req, res, 'entries', stored);
@@ -69,42 +71,42 @@ export function entriesHandlers(deps: ApiDependencies) {
     ) {
       // Every live entry of the user: the per-account counts kept with each write give the total exactly.
       params.totalCache = {
-        get: () => ledger.accounts.countLiveEntries(deps.dataSource, userId),
+        get: () => ledger.accounts.countLiveEntries(read),
         set: async () => {},
       };
     }
     // The main currency is read beside the page, not after it: one round trip less per list.
     const [result, settings] = await Promise.all([
-      entriesTable.list(deps.dataSource, userId, params, [...buildEntryFilters(filters), ...seriesFilter]),
-      ledger.entries.findCurrencySettings(deps.dataSource, userId),
+      entriesTable.list(read, params, [...buildEntryFilters(filters), ...seriesFilter]),
+      ledger.entries.findCurrencySettings(read),
     ]);
     const prepared = api.respond.sendList(req, res, {
       schema: 'entries',
       params,
       result,
-      present: await presenterFor(userId, result.items, settings),
+      present: await presenterFor(read, result.items, settings),
     });
     storedPages.set(storedKey, pageAsSent(res, version, prepared));
   };
 
-  const manage: ApiHandler = async (ctx, req, res) => {
+  const manage: ApiHandler = async (_ctx, req, res) => {
     const request = readManageRequest(req.body);
-    await idempotent(req, res, async () => {
-      await manageEntries(ledger, ctx.userId, request);
+    await idempotent(req, res, async (change) => {
+      await manageEntries(ledger, change, request);
       return { status: 204, headers: {} };
     });
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const userId = ctx.userId;
-    const entry = await entriesTable.findById(deps.dataSource, userId, String(req.params.id));
+    const read = deps.store.read(ctx.userId);
+    const entry = await entriesTable.findById(read, String(req.params.id));
     if (!entry) throw notFound('Entry', String(req.params.id));
-    const present = await presenterFor(userId, [entry]);
+    const present = await presenterFor(read, [entry]);
     api.respond.sendObject(req, res, 'entries', present(entry), entry.modifiedAt);
   };
 
-  const create: ApiHandler = async (ctx, req, res) => {
-    await idempotent(req, res, async () => {
+  const create: ApiHandler = async (_ctx, req, res) => {
+    await idempotent(req, res, async (change) => {
       const isBatch = Array.isArray(req.body);
       const bodies: unknown[] = isBatch ? req.body : [req.body];
       if (!bodies.length || bodies.length > MAX_BATCH) {
@@ -135,9 +137,10 @@ export function entriesHandlers(deps: ApiDependencies) {
       const repeat = !isBatch && sent !== undefined && sent !== null ? (repeats[0] ?? {}) : undefined;
       if (repeat) assertRepeatRules(repeat);
       const created = repeat
-        ? await createRepeatingEntry(ledger, ctx.userId, drafts[0], repeatRuleOf(repeat))
-        : await createEntries(ledger, ctx.userId, drafts, { fieldsByIndex: isBatch });
-      const present = await presenterFor(ctx.userId, created);
+        ? await createRepeatingEntry(ledger, change, drafts[0], repeatRuleOf(repeat))
+        : await createEntries(ledger, change, drafts, { fieldsByIndex: isBatch });
+      // Presented from the change: its rows (a transfer's companion, the series) are not committed yet.
+      const present = await presenterFor(change, created);
       const answer = api.respond.created(res, 'entries', '/entries', created[0].id, present(created[0]));
       // A batch answers every created entry, in the order sent; Location names the first.
       return isBatch ? { ...answer, body: created.map(present) } : answer;
@@ -169,7 +172,7 @@ export function entriesHandlers(deps: ApiDependencies) {
         },
         readSeriesEdit(req, mode, api.schemas),
       );
-      const present = await presenterFor(userId, [updated]);
+      const present = await presenterFor(deps.store.read(userId), [updated]);
       api.respond.sendObject(req, res, 'entries', present(updated), updated.modifiedAt);
     };
 

@@ -1,14 +1,14 @@
 import { type CustomRate, findUserCrossRate } from '@pfs/money';
-import { type Entry, entriesTable, ImageRepository } from '@pfs/resource-store';
+import type { Entry, UserRead } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
-import { ledgerDepsOf } from '../../ledger-deps';
 import { presentEntryImage } from '../images/images.presenter';
 import { seriesOf } from '../repeats/repeat-reads';
 import { presentEntry } from './entries.presenter';
 
 /** Presents entries as `GET /entries` does (companions, main rate, repeat); built per request. */
 export type PresenterFor = (
-  userId: string,
+  /** Where to read: the pool, or the change that just wrote `entries` (its rows are not committed yet). */
+  read: UserRead,
   entries: Entry[],
   /** The user's main currency and custom rates, when the caller already read them. */
   known?: { main: string; customRates: CustomRate[] },
@@ -19,32 +19,41 @@ export type PresenterFor = (
  * concurrent with the companions' read; a list passes the main currency it read beside its page).
  */
 export function entryPresenterFor(deps: ApiDependencies): PresenterFor {
-  const ledger = ledgerDepsOf(deps);
-  const imageRepository = new ImageRepository(deps.dataSource);
+  const { entries: entryRepository, images: imageRepository, repeats } = deps.repos;
 
   /** The live images of a page of entries, presented, in one query (none when no entry has images). */
-  async function imagesOf(userId: string, entries: Entry[]): Promise<Map<string, Record<string, unknown>>> {
+  async function imagesOf(read: UserRead, entries: Entry[]): Promise<Map<string, Record<string, unknown>>> {
     const ids = entries.flatMap((entry) => entry.imageIds);
     if (!ids.length) return new Map();
-    const found = await imageRepository.findLiveByIds(userId, ids);
+    const found = await imageRepository.findLiveByIds(read, ids);
     return new Map(found.map((image) => [image.id, presentEntryImage(image, deps.config.BASE_URL)]));
   }
 
   /** Each transfer's companion, for presenting `transaction` with its account and amount. */
-  async function companionsOf(userId: string, entries: Entry[]): Promise<Map<string, Entry>> {
+  async function companionsOf(read: UserRead, entries: Entry[]): Promise<Map<string, Entry>> {
     const ids = entries.flatMap((entry) => (entry.transactionId ? [entry.transactionId] : []));
     if (!ids.length) return new Map();
-    const found = await entriesTable.findByIds(deps.dataSource, userId, ids);
+    const found = await entryRepository.table.findByIds(read, ids);
     return new Map(found.map((entry) => [entry.id, entry]));
   }
 
-  return async (userId, entries, known) => {
-    const [companions, settings, images, series] = await Promise.all([
-      companionsOf(userId, entries),
-      known ?? ledger.entries.findCurrencySettings(deps.dataSource, userId),
-      imagesOf(userId, entries),
-      seriesOf(deps.dataSource, userId, entries),
-    ]);
+  return async (read, entries, known) => {
+    const settingsOf = async () => known ?? entryRepository.findCurrencySettings(read);
+    const [companions, settings, images, series] =
+      'changeSeq' in read
+        ? // A change is one connection: its reads run one after another (the pool's side by side).
+          ([
+            await companionsOf(read, entries),
+            await settingsOf(),
+            await imagesOf(read, entries),
+            await seriesOf(repeats, read, entries),
+          ] as const)
+        : await Promise.all([
+            companionsOf(read, entries),
+            settingsOf(),
+            imagesOf(read, entries),
+            seriesOf(repeats, read, entries),
+          ]);
     return (entry: Entry) =>
       presentEntry(
         entry,

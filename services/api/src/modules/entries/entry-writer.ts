@@ -1,12 +1,11 @@
 import { FieldError, inputError } from '@pfs/errors';
 import { applyRate, Decimal, findCrossRate, formatAmount, roundToCurrency } from '@pfs/money';
-import type { Account, Entry, EntrySnapshot } from '@pfs/resource-store';
-import type { EntityManager } from 'typeorm';
+import type { Account, Entry, EntrySnapshot, UserChange } from '@pfs/resource-store';
 import type { EntryDraft } from './entry-draft';
 import type { LedgerDeps } from '../../ledger-deps';
 
 /**
- * Writes entries inside one change transaction (withUserChange), keeping every affected account's
+ * Writes entries inside one change (the caller's UserChange), keeping every affected account's
  * entries total in step and every transfer's companion entry in step. All writes of one request go
  * through one writer, so a batch or a transfer is all or nothing.
  */
@@ -15,15 +14,13 @@ export class EntryWriter {
 
   constructor(
     private readonly deps: LedgerDeps,
-    private readonly manager: EntityManager,
-    private readonly userId: string,
-    private readonly changeSeq: string,
+    private readonly change: UserChange,
   ) {}
 
   /** Locks and caches the user's accounts the drafts name; unknown ones become field errors later. */
   async loadAccounts(ids: string[]): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => !this.accounts.has(id));
-    for (const account of await this.deps.accounts.lockAccounts(this.manager, this.userId, missing)) {
+    for (const account of await this.deps.accounts.lockAccounts(this.change, missing)) {
       this.accounts.set(account.id, account);
     }
   }
@@ -32,12 +29,10 @@ export class EntryWriter {
   async checkReferences(drafts: Array<{ draft: EntryDraft; prefix: string }>): Promise<FieldError[]> {
     const categoryIds = drafts.flatMap(({ draft }) => (draft.category ? [draft.category] : []));
     const tagIds = drafts.flatMap(({ draft }) => draft.tags);
-    const categories = new Set(
-      await this.deps.entries.findLiveCategoryIds(this.manager, this.userId, categoryIds),
-    );
-    const tags = new Set(await this.deps.entries.findLiveTagIds(this.manager, this.userId, tagIds));
+    const categories = new Set(await this.deps.entries.findLiveCategoryIds(this.change, categoryIds));
+    const tags = new Set(await this.deps.entries.findLiveTagIds(this.change, tagIds));
     const imageIds = drafts.flatMap(({ draft }) => draft.images);
-    const images = new Set(await this.deps.entries.findLiveImageIds(this.manager, this.userId, imageIds));
+    const images = new Set(await this.deps.entries.findLiveImageIds(this.change, imageIds));
     const errors: FieldError[] = [];
     for (const { draft, prefix } of drafts) {
       if (!this.accounts.has(draft.account))
@@ -131,25 +126,19 @@ export class EntryWriter {
     const companion = await this.insertOne(
       this.toSnapshot(this.companionDraft(draft), `${prefix}transaction.`),
     );
-    await this.deps.entries.linkPair(this.manager, entry.id, companion.id);
+    await this.deps.entries.linkPair(this.change, entry.id, companion.id);
     return { ...entry, transactionId: companion.id };
   }
 
   private async insertOne(snapshot: EntrySnapshot): Promise<Entry> {
-    const entry = await this.deps.entries.table.insert(this.manager, this.userId, this.changeSeq, snapshot);
+    const entry = await this.deps.entries.table.insert(this.change, snapshot);
     await this.moveBalance(entry.accountId, entry.accountAmount, 1);
     return entry;
   }
 
   /** Replaces an entry's state; the balance moves by the difference (across accounts if it moved). */
   async replace(current: Entry, snapshot: EntrySnapshot): Promise<Entry> {
-    const updated = await this.deps.entries.table.update(
-      this.manager,
-      this.userId,
-      current.id,
-      this.changeSeq,
-      snapshot,
-    );
+    const updated = await this.deps.entries.table.update(this.change, current.id, snapshot);
     if (current.accountId === updated!.accountId) {
       await this.moveBalance(
         current.accountId,
@@ -165,10 +154,8 @@ export class EntryWriter {
   /** Soft-deletes entries and takes them out of their accounts' balances. */
   async remove(entries: Entry[]): Promise<void> {
     await this.deps.entries.table.softDelete(
-      this.manager,
-      this.userId,
+      this.change,
       entries.map((entry) => entry.id),
-      this.changeSeq,
     );
     // One balance write per account, not per entry: a series or an account's worth of entries may go at once.
     const perAccount = new Map<string, { delta: Decimal; count: number }>();
@@ -185,6 +172,6 @@ export class EntryWriter {
 
   private async moveBalance(accountId: string, delta: string, countDelta = 0): Promise<void> {
     if (new Decimal(delta).isZero() && countDelta === 0) return;
-    await this.deps.accounts.addToEntriesTotal(this.manager, accountId, delta, this.changeSeq, countDelta);
+    await this.deps.accounts.addToEntriesTotal(this.change, accountId, delta, countDelta);
   }
 }

@@ -1,6 +1,6 @@
 import { isResourceId } from '@pfs/contracts';
 import { inputError } from '@pfs/errors';
-import { entriesTable, withUserChange } from '@pfs/resource-store';
+import type { UserChange } from '@pfs/resource-store';
 import { draftOfEntry } from './entry-draft';
 import { EntryWriter } from './entry-writer';
 import type { LedgerDeps } from '../../ledger-deps';
@@ -55,58 +55,36 @@ export function readManageRequest(body: unknown): ManageRequest {
   return request;
 }
 
-/** Applies a bulk change to every live entry matching `with`, in one transaction with balances kept right. */
+/** Applies a bulk change to every live entry matching `with`, in one change with balances kept right. */
 export async function manageEntries(
   deps: LedgerDeps,
-  userId: string,
+  change: UserChange,
   request: ManageRequest,
 ): Promise<number> {
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const page = await entriesTable.list(
-      manager,
-      userId,
-      { perPage: MAX_MANAGED + 1, offset: 0, includeDeleted: false },
-      [
-        ...(request.with.tags
-          ? [(p: (v: unknown) => string) => `t.tag_ids && ${p(request.with.tags)}::bigint[]`]
-          : []),
-        ...(request.with.accounts
-          ? [(p: (v: unknown) => string) => `t.account_id = ANY(${p(request.with.accounts)}::bigint[])`]
-          : []),
-        ...(request.with.categories
-          ? [(p: (v: unknown) => string) => `t.category_id = ANY(${p(request.with.categories)}::bigint[])`]
-          : []),
-        ...(request.with.description
-          ? [(p: (v: unknown) => string) => `t.description = ${p(request.with.description)}`]
-          : []),
-      ],
-    );
-    if (page.items.length > MAX_MANAGED)
-      throw inputError([{ field: 'with', error: `matches more than ${MAX_MANAGED} entries` }]);
-    const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    const drafts = page.items.map((entry) => {
-      const draft = draftOfEntry(entry);
-      let tags = request.set?.tags ?? draft.tags;
-      if (request.add?.tags) tags = [...new Set([...tags, ...request.add.tags])];
-      if (request.remove?.tags) tags = tags.filter((tag) => !request.remove!.tags!.includes(tag));
-      draft.tags = tags;
-      if (request.set?.category) draft.category = request.set.category;
-      if (request.set?.account && request.set.account !== draft.account) {
-        draft.account = request.set.account;
-        draft.currency = { ...draft.currency, rate: undefined };
-      }
-      return { entry, draft };
-    });
-    await writer.loadAccounts(drafts.map(({ draft }) => draft.account));
-    const errors = await writer.checkReferences(
-      drafts.slice(0, 1).map(({ draft }) => ({ draft, prefix: '' })),
-    );
-    if (errors.length) throw inputError(errors.map((error) => ({ ...error, field: `set.${error.field}` })));
-    for (const { entry, draft } of drafts)
-      await writer.replace(entry, writer.toSnapshot(draft, '', entry.transactionId ?? undefined));
-    if (request.set?.account) {
-      await deps.entries.unlinkTransfersWithin(manager, userId, request.set.account, changeSeq);
+  const matching = await deps.entries.findMatching(change, request.with, MAX_MANAGED + 1);
+  if (matching.length > MAX_MANAGED)
+    throw inputError([{ field: 'with', error: `matches more than ${MAX_MANAGED} entries` }]);
+  const writer = new EntryWriter(deps, change);
+  const drafts = matching.map((entry) => {
+    const draft = draftOfEntry(entry);
+    let tags = request.set?.tags ?? draft.tags;
+    if (request.add?.tags) tags = [...new Set([...tags, ...request.add.tags])];
+    if (request.remove?.tags) tags = tags.filter((tag) => !request.remove!.tags!.includes(tag));
+    draft.tags = tags;
+    if (request.set?.category) draft.category = request.set.category;
+    if (request.set?.account && request.set.account !== draft.account) {
+      draft.account = request.set.account;
+      draft.currency = { ...draft.currency, rate: undefined };
     }
-    return drafts.length;
+    return { entry, draft };
   });
+  await writer.loadAccounts(drafts.map(({ draft }) => draft.account));
+  const errors = await writer.checkReferences(drafts.slice(0, 1).map(({ draft }) => ({ draft, prefix: '' })));
+  if (errors.length) throw inputError(errors.map((error) => ({ ...error, field: `set.${error.field}` })));
+  for (const { entry, draft } of drafts)
+    await writer.replace(entry, writer.toSnapshot(draft, '', entry.transactionId ?? undefined));
+  if (request.set?.account) {
+    await deps.entries.unlinkTransfersWithin(change, request.set.account);
+  }
+  return drafts.length;
 }

@@ -1,8 +1,7 @@
 import { inputError, notFound } from '@pfs/errors';
 import { Decimal, roundToCurrency } from '@pfs/money';
 import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
-import { type Entry, entriesTable, type Snapshot, withUserChange } from '@pfs/resource-store';
-import type { EntityManager } from 'typeorm';
+import type { Entry, Snapshot, UserChange } from '@pfs/resource-store';
 import type { EntryBody } from './entry-body.schema';
 import { assertEntryRules, type EntryDraft, entryDraftOf } from './entry-draft';
 import { EntryWriter } from './entry-writer';
@@ -37,32 +36,24 @@ export async function updateEntry(
   userId: string,
   options: UpdateEntryOptions,
 ): Promise<Entry> {
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const { entry } = await applyEntryUpdate(
-      new EntryWriter(deps, manager, userId, changeSeq),
-      deps,
-      manager,
-      {
-        userId,
-        ...options,
-      },
-    );
+  return deps.store.change(userId, async (change) => {
+    const { entry } = await applyEntryUpdate(new EntryWriter(deps, change), deps, change, options);
     return entry;
   });
 }
 
 /**
- * The steps of `updateEntry` inside the caller's change transaction (a repeating series' edit continues
+ * The steps of `updateEntry` inside the caller's change (a repeating series' edit continues
  * in the same one). Also answers the entry before the write and the draft written, transfer resolved.
  */
 export async function applyEntryUpdate(
   writer: EntryWriter,
   deps: LedgerDeps,
-  manager: EntityManager,
-  options: UpdateEntryOptions & { userId: string },
+  change: UserChange,
+  options: UpdateEntryOptions,
 ): Promise<{ entry: Entry; before: Entry; draft: EntryDraft }> {
-  const { userId } = options;
-  const current = await entriesTable.findById(manager, userId, options.id, { forUpdate: true });
+  const entriesTable = deps.entries.table;
+  const current = await entriesTable.findById(change, options.id, { forUpdate: true });
   if (!current) throw notFound('Entry', options.id);
   const currentState = mergeable(entriesTable.options.toSnapshot(current));
   const merged = await resolveWrite({
@@ -71,7 +62,7 @@ export async function applyEntryUpdate(
     clientModified: options.clientModified,
     intended: (edited) => mergeable(options.intended(edited)),
     loadRevision: async (at) => {
-      const revision = await entriesTable.findRevision(manager, userId, current.id, at);
+      const revision = await entriesTable.findRevision(change, current.id, at);
       return revision && mergeable(revision);
     },
     presentCurrent: () => options.presentCurrent(current),
@@ -81,14 +72,14 @@ export async function applyEntryUpdate(
   assertEntryRules(body);
   const draft = entryDraftOf(body);
   const companion = current.transactionId
-    ? await entriesTable.findById(manager, userId, current.transactionId, { forUpdate: true })
+    ? await entriesTable.findById(change, current.transactionId, { forUpdate: true })
     : undefined;
   const transfer = resolveTransfer(options.transfer, companion, current, draft);
   draft.transaction = transfer;
   await writer.loadAccounts([draft.account, ...(transfer ? [transfer.account] : [])]);
   const errors = await writer.checkReferences([{ draft, prefix: '' }]);
   if (errors.length) throw inputError(errors);
-  const entry = await writeInStep(writer, deps, manager, { current, companion, draft });
+  const entry = await writeInStep(writer, deps, change, { current, companion, draft });
   return { entry, before: current, draft };
 }
 
@@ -139,7 +130,7 @@ function isResentCompanion(intent: NonNullable<EntryDraft['transaction']>, compa
 export async function writeInStep(
   writer: EntryWriter,
   deps: LedgerDeps,
-  manager: Parameters<typeof deps.entries.linkPair>[0],
+  change: UserChange,
   state: { current: Entry; companion?: Entry; draft: EntryDraft },
 ): Promise<Entry> {
   const { current, companion, draft } = state;
@@ -155,6 +146,6 @@ export async function writeInStep(
   }
   const updated = await writer.replace(current, writer.toSnapshot(draft, ''));
   const created = await writer.insert({ ...writer.companionDraft(draft) }, 'transaction.');
-  await deps.entries.linkPair(manager, updated.id, created.id);
+  await deps.entries.linkPair(change, updated.id, created.id);
   return { ...updated, transactionId: created.id };
 }

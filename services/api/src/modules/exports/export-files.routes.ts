@@ -1,6 +1,5 @@
 import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import { AppError } from '@pfs/errors';
-import { ExportRepository } from '@pfs/resource-store';
 import { verifyDownloadToken } from '@pfs/storage';
 import { Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
@@ -18,9 +17,9 @@ const forbidden = (description: string) => new AppError('FORBIDDEN', { descripti
  * expiring link is the credential, and it opens exactly the file it was signed for. The export must still
  * exist (a deleted or expired export's link stops working even before the token expires).
  */
-export function exportFilesRoutes(deps: Pick<ApiDependencies, 'dataSource' | 'config' | 'storage'>): Router {
+export function exportFilesRoutes(deps: Pick<ApiDependencies, 'repos' | 'config' | 'storage'>): Router {
   const router = Router();
-  const exportsRepo = new ExportRepository(deps.dataSource);
+  const exportsRepo = deps.repos.exports;
   router.get(/^\/export-files\/(.+)$/, async (req, res) => {
     const key = String((req.params as Record<string, string>)[0]);
     const token = typeof req.query.token === 'string' ? req.query.token : '';

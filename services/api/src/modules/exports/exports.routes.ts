@@ -1,7 +1,7 @@
 import { EXPORT_STATUSES, EXPORT_TYPES, ExportStatus, ExportType } from '@pfs/contracts';
 import { notFound } from '@pfs/errors';
 import { hasScope, parseEnumParam, updateFromRequest } from '@pfs/resource-api';
-import { ExportRepository, exportsTable } from '@pfs/resource-store';
+import { exportsTable } from '@pfs/resource-store';
 import { AppError } from '@pfs/errors';
 import type { Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
@@ -23,7 +23,7 @@ const canRead = 'entries:r budgets:r';
 const canWrite = 'entries:rw budgets:r';
 
 export function exportsHandlers(deps: ApiDependencies) {
-  const exportsRepo = new ExportRepository(deps.dataSource);
+  const exportsRepo = deps.repos.exports;
   const api = deps.resourceApi;
 
   const list: ApiHandler = async (ctx, req, res) => {

@@ -1,6 +1,5 @@
 import { AppError, notFound } from '@pfs/errors';
 import { contentTypeFor, isNotModified } from '@pfs/resource-api';
-import { ImageRepository } from '@pfs/resource-store';
 import { createHash } from 'node:crypto';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
@@ -10,7 +9,7 @@ import { FILE_CONTENT_TYPES, fileKey, IMAGE_FILES } from './image-files';
 import { presentImage } from './images.presenter';
 import { readFilename } from './upload-filename';
 import { readUpload } from './upload-body';
-import { uploadImage } from './upload-image.use-case';
+import { renderUpload, uploadImage } from './upload-image.use-case';
 
 /**
  * The handlers whose bodies are files: the upload (raw bytes or multipart) and the file downloads. Their
@@ -18,11 +17,10 @@ import { uploadImage } from './upload-image.use-case';
  * like every route (bearer token with images:r), so a file is only ever served to its owner.
  */
 export function imageFileHandlers(deps: ApiDependencies): { upload: ApiHandler; download: ApiHandler } {
-  const images = new ImageRepository(deps.dataSource);
-  const idempotent = idempotentPost(deps.dataSource);
+  const images = deps.repos.images;
+  const idempotent = idempotentPost(deps);
 
   const upload: ApiHandler = async (ctx, req, res) => {
-    const userId = ctx.userId;
     const queryFilename = readFilename(req.query.filename, 'filename');
     const file = await readUpload(req, deps.config.IMAGE_MAX_BYTES);
     const filename = queryFilename ?? readFilename(file.filename, 'file', { lenient: true });
@@ -32,11 +30,9 @@ export function imageFileHandlers(deps: ApiDependencies): { upload: ApiHandler; 
       type: file.declaredType,
       filename,
     };
-    await idempotent(req, res, async () => {
-      const image = await uploadImage({ images, storage: deps.storage, logger: deps.logger }, userId, {
-        ...file,
-        filename,
-      });
+    const upload = await renderUpload({ ...file, filename });
+    await idempotent(req, res, async (change) => {
+      const image = await uploadImage({ images, storage: deps.storage, logger: deps.logger }, change, upload);
       return {
         status: 201,
         headers: {
@@ -51,7 +47,7 @@ export function imageFileHandlers(deps: ApiDependencies): { upload: ApiHandler; 
   const download: ApiHandler = async (ctx, req, res) => {
     const id = String(req.params.id);
     const name = String(req.params.file);
-    const image = await images.findById(ctx.userId, id);
+    const image = await images.findById(deps.store.read(ctx.userId), id);
     if (!image) throw notFound('Image', id);
     if (!IMAGE_FILES[image.type].includes(name)) {
       throw new AppError('OBJECT_NOT_FOUND', {

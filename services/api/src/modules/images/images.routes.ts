@@ -1,7 +1,7 @@
 import { isResourceId } from '@pfs/contracts';
 import { notFound } from '@pfs/errors';
 import { negotiateMediaType, parseEnumParam, parseListParam, updateFromRequest } from '@pfs/resource-api';
-import { IMAGE_TYPES, ImageRepository, imagesTable } from '@pfs/resource-store';
+import { IMAGE_TYPES } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { fileKeysOf } from './image-files';
@@ -13,14 +13,14 @@ import { UPLOAD_TYPES } from './sniff-file-type';
 /** The operations of /images: list, get, change filename/extra, delete; the upload and file downloads (image-files.routes.ts). */
 export function imagesHandlers(deps: ApiDependencies) {
   const { upload, download } = imageFileHandlers(deps);
-  const images = new ImageRepository(deps.dataSource);
+  const images = deps.repos.images;
   const api = deps.resourceApi;
   const present = (image: Parameters<typeof presentImage>[0]) => presentImage(image, deps.config.BASE_URL);
 
   const list: ApiHandler = async (ctx, req, res) => {
     const query = req.query as Record<string, unknown>;
     const params = api.parseList(req, { endpoint: 'images' });
-    const result = await images.list(ctx.userId, params, {
+    const result = await images.list(deps.store.read(ctx.userId), params, {
       type: parseEnumParam(query, 'type', IMAGE_TYPES),
       ids: parseListParam(query, 'ids', isResourceId),
     });
@@ -28,7 +28,7 @@ export function imagesHandlers(deps: ApiDependencies) {
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const image = await images.findById(ctx.userId, String(req.params.id));
+    const image = await images.findById(deps.store.read(ctx.userId), String(req.params.id));
     if (!image) throw notFound('Image', String(req.params.id));
     api.respond.sendObject(req, res, 'images', present(image), image.modifiedAt);
   };
@@ -43,8 +43,8 @@ export function imagesHandlers(deps: ApiDependencies) {
         schema: 'images',
         schemas: api.schemas,
         mode,
-        update: (decide) => images.update(userId, id, decide),
-        toSnapshot: imagesTable.options.toSnapshot,
+        update: (decide) => deps.store.change(userId, (change) => images.update(change, id, decide)),
+        toSnapshot: images.table.options.toSnapshot,
         present,
         what: 'Image',
         id,
@@ -53,8 +53,9 @@ export function imagesHandlers(deps: ApiDependencies) {
     };
 
   const remove: ApiHandler = async (ctx, req, res) => {
-    const deleted = await images.delete(ctx.userId, String(req.params.id));
-    if (!deleted) throw notFound('Image', String(req.params.id));
+    const id = String(req.params.id);
+    const deleted = await deps.store.change(ctx.userId, (change) => images.delete(change, id));
+    if (!deleted) throw notFound('Image', id);
     // After the commit: the image is gone for clients either way. A file left behind by a storage
     // failure is logged with its key (the row keeps status `deleting`) for the operator to remove.
     for (const key of fileKeysOf(deleted)) {

@@ -1,5 +1,5 @@
 import { inputError } from '@pfs/errors';
-import type { ImageRecord, ImageRepository } from '@pfs/resource-store';
+import type { ImageRecord, ImageRepository, UserChange } from '@pfs/resource-store';
 import type { ObjectStorage } from '@pfs/storage';
 import type { Logger } from '@pfs/logger';
 import { randomBytes } from 'node:crypto';
@@ -35,17 +35,19 @@ function checkedType(file: UploadedFile): 'image/jpeg' | 'image/png' | 'image/we
   return sniffed;
 }
 
+/** An upload checked and rendered, ready to store: no side effect yet. */
+export interface RenderedUpload {
+  contentType: ReturnType<typeof checkedType>;
+  files: Record<string, Buffer>;
+  size: number;
+  filename?: string;
+}
+
 /**
- * POST /images: checks the file, renders an image's JPEGs (a PDF is stored as is), writes the files, then
- * records the image. Nothing is recorded unless every file is stored; files of a failed upload are removed.
- * The row is written once, `uploaded`: processing happens within the request, so `new` and `error`
- * (the reference's asynchronous states) are never seen on images created here.
+ * POST /images, first step (outside the change: rendering holds no database connection): checks the file
+ * and renders an image's JPEGs (a PDF is stored as is).
  */
-export async function uploadImage(
-  deps: UploadImageDeps,
-  userId: string,
-  file: UploadedFile & { filename?: string },
-): Promise<ImageRecord> {
+export async function renderUpload(file: UploadedFile & { filename?: string }): Promise<RenderedUpload> {
   const contentType = checkedType(file);
   const files: Record<string, Buffer> =
     contentType === 'application/pdf'
@@ -54,29 +56,45 @@ export async function uploadImage(
           'thumb.jpg': renditions.thumb,
           'full.jpg': renditions.full,
         }));
+  return { contentType, files, size: file.bytes.length, filename: file.filename };
+}
+
+/**
+ * POST /images, in the change: writes the files, then records the image. Nothing is recorded unless every
+ * file is stored, and the files are removed when the change does not commit (a failed write, a database
+ * that died before the commit), so no file outlives its row's rollback. The row is written once,
+ * `uploaded`: processing happens within the request, so `new` and `error` (the reference's asynchronous
+ * states) are never seen on images created here.
+ */
+export async function uploadImage(
+  deps: UploadImageDeps,
+  change: UserChange,
+  upload: RenderedUpload,
+): Promise<ImageRecord> {
+  const { contentType } = upload;
   // A fresh folder per upload: written before the row exists, and never overwritten afterwards.
-  const storagePrefix = `images/${userId}/${randomBytes(12).toString('hex')}`;
+  const storagePrefix = `images/${change.userId}/${randomBytes(12).toString('hex')}`;
   const written: string[] = [];
-  try {
-    for (const [name, bytes] of Object.entries(files)) {
-      const key = fileKey(storagePrefix, name);
-      written.push(key);
-      await deps.storage.write(key, Readable.from([bytes]), {
-        contentType: contentType === 'application/pdf' ? contentType : 'image/jpeg',
-      });
-    }
-    return await deps.images.create(userId, {
-      type: contentType === 'application/pdf' ? 'pdf' : 'image',
-      status: 'uploaded',
-      filename: file.filename,
-      size: file.bytes.length,
-      contentType,
-      storagePrefix,
+  change.onRollback(() =>
+    Promise.all(written.map((key) => deps.storage.delete(key))).then(
+      () => undefined,
+      (cleanup: unknown) =>
+        deps.logger.warn({ err: cleanup, storagePrefix }, 'could not remove the files of a failed upload'),
+    ),
+  );
+  for (const [name, bytes] of Object.entries(upload.files)) {
+    const key = fileKey(storagePrefix, name);
+    written.push(key);
+    await deps.storage.write(key, Readable.from([bytes]), {
+      contentType: contentType === 'application/pdf' ? contentType : 'image/jpeg',
     });
-  } catch (error) {
-    await Promise.all(written.map((key) => deps.storage.delete(key))).catch((cleanup: unknown) =>
-      deps.logger.warn({ err: cleanup, storagePrefix }, 'could not remove the files of a failed upload'),
-    );
-    throw error;
   }
+  return deps.images.create(change, {
+    type: contentType === 'application/pdf' ? 'pdf' : 'image',
+    status: 'uploaded',
+    filename: upload.filename,
+    size: upload.size,
+    contentType,
+    storagePrefix,
+  });
 }

@@ -1,18 +1,15 @@
 import { inputError } from '@pfs/errors';
 import { Decimal, findCrossRate, getCurrency, type RateSource, roundToCurrency } from '@pfs/money';
-import {
-  type Account,
+import type {
+  Account,
   AccountRepository,
-  accountsTable,
-  type AccountSnapshot,
+  AccountSnapshot,
   MainCurrencyChangeRepository,
+  UserChange,
 } from '@pfs/resource-store';
-import type { DataSource, EntityManager } from 'typeorm';
 import type { CurrencyUpdateMode } from './currency-change-request';
 
 export interface MainCurrencyChange {
-  userId: string;
-  changeSeq: string;
   from: string;
   to: string;
   mode: CurrencyUpdateMode;
@@ -21,68 +18,64 @@ export interface MainCurrencyChange {
   customRate?: string;
 }
 
-const bulk = new MainCurrencyChangeRepository();
+export interface MainCurrencyDeps {
+  rates: RateSource;
+  accounts: AccountRepository;
+  mainCurrencyChange: MainCurrencyChangeRepository;
+}
 
 /**
- * The ledger side of a main-currency change, inside the caller's change transaction (docs/ledger.md,
- * "Main currency changes"). `historical` and `custom` leave entries as they are (main_rate and sums derive
- * from the user's rates when read); with `update_accounts` they move the accounts in the old currency to the
- * new one. `sign` relabels the old code as the new one. Bulk steps are single statements.
+ * The ledger side of a main-currency change, inside the caller's change (docs/ledger.md, "Main currency
+ * changes"). `historical` and `custom` leave entries as they are (main_rate and sums derive from the
+ * user's rates when read); with `update_accounts` they move the accounts in the old currency to the new
+ * one. `sign` relabels the old code as the new one. Bulk steps are single statements.
  */
 export async function changeMainCurrency(
-  deps: { dataSource: DataSource; rates: RateSource },
-  manager: EntityManager,
-  change: MainCurrencyChange,
+  deps: MainCurrencyDeps,
+  change: UserChange,
+  request: MainCurrencyChange,
 ): Promise<void> {
-  const { userId, changeSeq } = change;
-  if (change.mode === 'sign') {
-    const { accountIds, entries } = await bulk.relabel(manager, change);
-    await bulk.recomputeTotals(manager, userId, [...accountIds, ...entries.accountIds], changeSeq);
+  const bulk = deps.mainCurrencyChange;
+  if (request.mode === 'sign') {
+    const { accountIds, entries } = await bulk.relabel(change, request);
+    await bulk.recomputeTotals(change, [...accountIds, ...entries.accountIds]);
     return;
   }
-  if (!change.updateAccounts) return;
-  const accounts = (await new AccountRepository(deps.dataSource).listInOrder(manager, userId)).filter(
-    (account) => account.currency === change.from,
+  if (!request.updateAccounts) return;
+  const accounts = (await deps.accounts.listInOrder(change)).filter(
+    (account) => account.currency === request.from,
   );
   if (!accounts.length) return;
   const factorOn = (date: string): Decimal => {
     const factor =
-      change.mode === 'custom'
-        ? new Decimal(change.customRate!)
-        : findCrossRate(deps.rates, change.from, change.to, date);
+      request.mode === 'custom'
+        ? new Decimal(request.customRate!)
+        : findCrossRate(deps.rates, request.from, request.to, date);
     if (factor) return factor;
     throw inputError([
       {
         field: 'currency.main',
-        error: `no exchange rate from ${change.from} to ${change.to} on ${date}; use currency.update custom`,
+        error: `no exchange rate from ${request.from} to ${request.to} on ${date}; use currency.update custom`,
       },
     ]);
   };
   // Balances and limits have no date: they convert with the rate of the day of the change.
   const today = factorOn(new Date().toISOString().slice(0, 10));
   for (const account of accounts) {
-    await accountsTable.update(
-      manager,
-      userId,
-      account.id,
-      changeSeq,
-      convertAccount(account, change.to, today),
-    );
+    await deps.accounts.table.update(change, account.id, convertAccount(deps, account, request.to, today));
   }
   const accountIds = accounts.map((account) => account.id);
-  const dates = await bulk.entryDates(manager, userId, accountIds);
+  const dates = await bulk.entryDates(change, accountIds);
   await bulk
-    .rerateEntries(manager, {
-      userId,
+    .rerateEntries(change, {
       accountIds,
-      to: change.to,
-      precision: getCurrency(change.to).precision,
+      to: request.to,
+      precision: getCurrency(request.to).precision,
       factors: dates.map((date) => ({ date, factor: factorOn(date).toFixed() })),
-      changeSeq,
     })
-    .catch(refuseOutOfRange(change));
-  await bulk.recomputeTotals(manager, userId, accountIds, changeSeq);
-  await bulk.rerateRepeatTemplates(manager, { userId, accountIds, to: change.to, factor: today.toFixed() });
+    .catch(refuseOutOfRange(request));
+  await bulk.recomputeTotals(change, accountIds);
+  await bulk.rerateRepeatTemplates(change, { accountIds, to: request.to, factor: today.toFixed() });
 }
 
 /** Postgres codes of a converted value that does not fit: too large for its column, or a rate rounded to 0. */
@@ -109,9 +102,14 @@ function refuseOutOfRange(change: MainCurrencyChange) {
 }
 
 /** The account in `to`: its initial balance, limit and goal amount converted by `factor`, half-even. */
-function convertAccount(account: Account, to: string, factor: Decimal): AccountSnapshot {
+function convertAccount(
+  deps: MainCurrencyDeps,
+  account: Account,
+  to: string,
+  factor: Decimal,
+): AccountSnapshot {
   const convert = (amount: string) => roundToCurrency(new Decimal(amount).times(factor), to).toFixed();
-  const snapshot = accountsTable.options.toSnapshot(account) as AccountSnapshot;
+  const snapshot = deps.accounts.table.options.toSnapshot(account) as AccountSnapshot;
   return {
     ...snapshot,
     currency: { code: to },

@@ -25,13 +25,11 @@ export function updateMeHandler(deps: ApiDependencies): ApiHandler {
     assertExtraSize(body.extra);
     const user = await updateMe(
       {
-        ...deps,
-        // The write has committed: a Redis failure here must not turn it into a 500 (a retry would then be
-        // a 409). The cached copy expires within its TTL (10 minutes) anyway.
-        userRowChanged: (userId) =>
-          deps.profileCache
-            .invalidate(userId)
-            .catch((error) => deps.logger.warn({ err: error, userId }, 'could not drop the cached profile')),
+        store: deps.store,
+        rates: deps.rates,
+        accounts: deps.repos.accounts,
+        mainCurrencyChange: deps.repos.mainCurrencyChange,
+        userProfiles: deps.repos.userProfiles,
       },
       {
         userId: ctx.userId,

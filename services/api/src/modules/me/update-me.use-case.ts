@@ -1,14 +1,6 @@
 import { AppError, inputError, notFound } from '@pfs/errors';
-import type { RateSource } from '@pfs/money';
-import {
-  type ProfileUpdate,
-  type User,
-  UserProfileRepository,
-  type UserRowChanged,
-  withUserChange,
-} from '@pfs/resource-store';
-import type { DataSource } from 'typeorm';
-import { changeMainCurrency } from './change-main-currency.use-case';
+import type { ProfileUpdate, User, UserProfileRepository, UserStore } from '@pfs/resource-store';
+import { changeMainCurrency, type MainCurrencyDeps } from './change-main-currency.use-case';
 import type { MeBody } from './me.schema';
 import { MAX_CUSTOM_RATES, readCurrencyRequest } from './currency-change-request';
 import { nextCustomRates, nextRecentCurrencies } from './currency-settings';
@@ -27,18 +19,18 @@ export interface UpdateMeInput {
  * `PUT /me` in one transaction: the profile row is locked and checked against `modified` (a stale one is a
  * 409 and changes nothing, one never issued a 400), then a main-currency change is applied to the ledger, then the profile, recent
  * currencies and custom rates are written. Any failure rolls all of it back. Once it has committed, the
- * cached `GET /me` is dropped (`userRowChanged`), before the response says the write happened.
+ * cached `GET /me` is dropped (`profileChanged`), before the response says the write happened.
  */
 export async function updateMe(
-  deps: { dataSource: DataSource; rates: RateSource; userRowChanged: UserRowChanged },
+  deps: MainCurrencyDeps & { store: UserStore; userProfiles: UserProfileRepository },
   input: UpdateMeInput,
 ): Promise<User> {
-  const profiles = new UserProfileRepository(deps.dataSource, deps.userRowChanged);
-  const updated = await withUserChange(deps.dataSource, input.userId, async (manager, changeSeq) => {
-    const locked = await profiles.lockProfile(manager, input.userId, input.clientModified);
+  const profiles = deps.userProfiles;
+  const updated = await deps.store.change(input.userId, async (change) => {
+    const locked = await profiles.lockProfile(change, input.clientModified);
     if (!locked) throw notFound('User');
     const current = locked.user;
-    if (!locked.fresh && !(await profiles.wasIssued(manager, input.userId, input.clientModified))) {
+    if (!locked.fresh && !(await profiles.wasIssued(change, input.clientModified))) {
       throw new AppError('MODIFIED_INVALID', {
         description: 'modified is not a value the server issued for the profile; fetch it again.',
         fields: [{ field: 'modified', error: 'must be a modified value issued for this object' }],
@@ -55,9 +47,7 @@ export async function updateMe(
     if (customRates.length > MAX_CUSTOM_RATES)
       throw inputError([{ field: 'currency.custom', error: `at most ${MAX_CUSTOM_RATES} custom rates` }]);
     if (request.main !== current.currency) {
-      await changeMainCurrency(deps, manager, {
-        userId: input.userId,
-        changeSeq,
+      await changeMainCurrency(deps, change, {
         from: current.currency,
         to: request.main,
         mode: request.mode,
@@ -65,7 +55,7 @@ export async function updateMe(
         customRate: request.customExchangeRate,
       });
     }
-    return profiles.writeProfile(manager, input.userId, {
+    return profiles.writeProfile(change, {
       ...input.profile,
       currency: request.main,
       recentCurrencies: nextRecentCurrencies(current.recentCurrencies, current.currency, request),

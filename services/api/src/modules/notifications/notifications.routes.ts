@@ -1,12 +1,11 @@
 import { notFound } from '@pfs/errors';
-import { NotificationRepository } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
 import { presentNotification } from './notifications.presenter';
 import { notificationsListQuery } from './notifications.schema';
 
 export function notificationsHandlers(deps: ApiDependencies) {
-  const notifications = new NotificationRepository(deps.dataSource);
+  const notifications = deps.repos.notifications;
   const api = deps.resourceApi;
 
   const list: ApiHandler = async (ctx, req, res) => {

@@ -1,6 +1,5 @@
 import { inputError } from '@pfs/errors';
-import type { ResourceTable, SyncedRecord } from '@pfs/resource-store';
-import type { EntityManager } from 'typeorm';
+import type { ResourceTable, SyncedRecord, UserChange } from '@pfs/resource-store';
 
 /** `order` is 0–255 in the reference; positions past 255 share the last value (and then sort by id). */
 const MAX_ORDER = 255;
@@ -22,23 +21,20 @@ export function movedIds(current: string[], id: string, position: number): strin
 }
 
 /**
- * Writes positions 0, 1, 2… in the given order inside the caller's change transaction; only objects whose
- * position changes get a new revision (and show up in `since` syncs).
+ * Writes positions 0, 1, 2… in the given order inside the change; only objects whose position changes get
+ * a new revision (and show up in `since` syncs).
  */
 export async function writeDisplayOrder<T extends SyncedRecord & { order: number }>(
   table: ResourceTable<T>,
-  manager: EntityManager,
-  options: { userId: string; changeSeq: string; ids: string[] },
+  change: UserChange,
+  ids: string[],
 ): Promise<void> {
-  const records = await table.findByIds(manager, options.userId, options.ids);
+  const records = await table.findByIds(change, ids);
   const byId = new Map(records.map((record) => [record.id, record]));
-  for (const [index, id] of options.ids.entries()) {
+  for (const [index, id] of ids.entries()) {
     const record = byId.get(id);
     const order = Math.min(index, MAX_ORDER);
     if (!record || record.order === order) continue;
-    await table.update(manager, options.userId, id, options.changeSeq, {
-      ...table.options.toSnapshot(record),
-      order,
-    });
+    await table.update(change, id, { ...table.options.toSnapshot(record), order });
   }
 }

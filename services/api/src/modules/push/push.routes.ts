@@ -1,5 +1,5 @@
 import { inputError } from '@pfs/errors';
-import { PUSH_TOKEN_TYPES, PushTokenRepository } from '@pfs/resource-store';
+import { PUSH_TOKEN_TYPES } from '@pfs/resource-store';
 import { z } from 'zod';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
@@ -21,7 +21,7 @@ const body = z.object({
  * changes the user's settings (which devices are told about their data), so a read-only grant may not.
  */
 export function pushHandlers(deps: ApiDependencies) {
-  const tokens = new PushTokenRepository(deps.dataSource);
+  const tokens = deps.repos.pushTokens;
   const register: ApiHandler = async (ctx, req, res) => {
     const parsed = body.safeParse(req.body ?? {});
     if (!parsed.success) {

@@ -1,13 +1,7 @@
 import { inputError } from '@pfs/errors';
 import { findUserCrossRate } from '@pfs/money';
 import { type ListParams, parseBooleanParam, userIdOf } from '@pfs/resource-api';
-import {
-  buildEntryFilters,
-  type Entry,
-  entriesTable,
-  type EntryFilters,
-  type SqlFilter,
-} from '@pfs/resource-store';
+import { buildEntryFilters, type Entry, type EntryFilters, type SqlFilter } from '@pfs/resource-store';
 import type { Request, Response } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import type { PresenterFor } from '../entries/entry-presenter-for';
@@ -61,7 +55,7 @@ export async function listExpanded(
   seriesId?: string,
 ): Promise<ExpandedPage> {
   const [page, allPlanned] = await Promise.all([
-    entriesTable.list(deps.dataSource, userId, { ...params, after: undefined }, sqlFilters),
+    deps.entries.table.list(deps.store.read(userId), { ...params, after: undefined }, sqlFilters),
     plannedOccurrences(deps, userId, { from: filters.from!, to: filters.to! }),
   ]);
   // A series filter (repeat=) keeps that series' planned occurrences only.
@@ -87,10 +81,10 @@ export async function sendExpanded(
   const { req, res, deps } = http;
   const ledger = ledgerDepsOf(deps);
   const userId = userIdOf(req);
-  const settings = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
+  const settings = await ledger.entries.findCurrencySettings(deps.store.read(userId));
   const sqlFilters = [...buildEntryFilters(filters), ...seriesFilter];
   const page = await listExpanded(ledger, userId, params, filters, sqlFilters, readRepeatId(req));
-  const present = await http.presenterFor(userId, page.entries, settings);
+  const present = await http.presenterFor(deps.store.read(userId), page.entries, settings);
   const body = [
     ...page.entries.map(present),
     ...page.planned.map((item) =>

@@ -4,7 +4,7 @@ import type { EntryFilters, RepeatSeries } from '@pfs/resource-store';
 import type { EntryDraft } from '../entries/entry-draft';
 import type { LedgerDeps } from '../../ledger-deps';
 import { occurrenceDates } from './repeat-rule';
-import { MAX_OCCURRENCES_PER_WRITE, repeats } from './repeat-series.use-case';
+import { MAX_OCCURRENCES_PER_WRITE } from './repeat-series.use-case';
 import { draftFromTemplate } from './repeat-template';
 import { presentRepeat } from './repeat.presenter';
 
@@ -50,7 +50,8 @@ export async function plannedOccurrences(
   userId: string,
   range: { from: string; to: string },
 ): Promise<PlannedOccurrence[]> {
-  const series = await repeats.findLiveOfUser(deps.dataSource, userId);
+  const read = deps.store.read(userId);
+  const series = await deps.repeats.findLiveOfUser(read);
   const planned: PlannedOccurrence[] = [];
   // Rule dates are computed from each series' start: what one read may compute is bounded, however many
   // series the user has and however far ahead `to` is.
@@ -70,9 +71,8 @@ export async function plannedOccurrences(
       if (planned.length >= MAX_PLANNED) break;
     }
   }
-  const currencies = await repeats.findAccountCurrencies(
-    deps.dataSource,
-    userId,
+  const currencies = await deps.repeats.findAccountCurrencies(
+    read,
     planned.flatMap((item) => [item.account, ...(item.transferTo ? [item.transferTo] : [])]),
   );
   // A series whose account was deleted plans nothing (the materializer ends it on its next pass).

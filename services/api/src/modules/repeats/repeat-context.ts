@@ -1,15 +1,12 @@
-import { type Entry, entriesTable } from '@pfs/resource-store';
-import type { EntityManager } from 'typeorm';
+import type { Entry, UserChange } from '@pfs/resource-store';
 import type { EntryWriter } from '../entries/entry-writer';
 import type { LedgerDeps } from '../../ledger-deps';
 
-/** What one series write works with, inside one change transaction. */
+/** What one series write works with, inside one change. */
 export interface SeriesContext {
   deps: LedgerDeps;
-  manager: EntityManager;
+  change: UserChange;
   writer: EntryWriter;
-  userId: string;
-  changeSeq: string;
   today: string;
 }
 
@@ -17,6 +14,6 @@ export interface SeriesContext {
 export async function removeWithCompanions(context: SeriesContext, rows: Entry[]): Promise<void> {
   if (!rows.length) return;
   const companionIds = rows.flatMap((row) => (row.transactionId ? [row.transactionId] : []));
-  const companions = await entriesTable.findByIds(context.manager, context.userId, companionIds);
+  const companions = await context.deps.entries.table.findByIds(context.change, companionIds);
   await context.writer.remove([...rows, ...companions]);
 }

@@ -1,6 +1,6 @@
 import { inputError } from '@pfs/errors';
 import { formatAmount } from '@pfs/money';
-import { type Entry, entriesTable, type RepeatSeries, withUserChange } from '@pfs/resource-store';
+import type { Entry, RepeatSeries } from '@pfs/resource-store';
 import type { EntryDraft } from '../entries/entry-draft';
 import { EntryWriter } from '../entries/entry-writer';
 import type { LedgerDeps } from '../../ledger-deps';
@@ -8,7 +8,6 @@ import { addDays, dateOfIteration, occurrenceDates, type RepeatRule, sameRule } 
 import {
   MAX_OCCURRENCES_PER_WRITE,
   materializeSeries,
-  repeats,
   saveProgress,
   userToday,
 } from './repeat-series.use-case';
@@ -46,9 +45,9 @@ export async function updateSeriesEntry(
   options: UpdateEntryOptions,
   edit: SeriesEdit,
 ): Promise<Entry> {
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    const { entry, before, draft } = await applyEntryUpdate(writer, deps, manager, { userId, ...options });
+  return deps.store.change(userId, async (change) => {
+    const writer = new EntryWriter(deps, change);
+    const { entry, before, draft } = await applyEntryUpdate(writer, deps, change, options);
     if (!before.repeatId) {
       if (edit.repeat !== undefined || edit.cut) {
         const field =
@@ -63,9 +62,9 @@ export async function updateSeriesEntry(
       }
       return entry;
     }
-    const today = await userToday(manager, userId, edit.now);
-    const context = { deps, manager, writer, userId, changeSeq, today };
-    let series = (await repeats.lock(manager, userId, before.repeatId))!;
+    const today = await userToday(deps.repeats, change, edit.now);
+    const context: SeriesContext = { deps, change, writer, today };
+    let series = (await deps.repeats.lock(change, before.repeatId))!;
     const rule = readEditedRule(edit, series.rule);
     const ruleChanged = rule !== undefined && !sameRule(rule, series.rule);
     if (edit.scope === 'one') {
@@ -90,7 +89,7 @@ export async function updateSeriesEntry(
       });
     }
     if (edit.cut) await cutSeries(context, series, edit.cut);
-    const final = await entriesTable.findById(manager, userId, entry.id);
+    const final = await deps.entries.table.findById(change, entry.id);
     return final ?? { ...entry, deleted: true };
   });
 }
@@ -138,32 +137,32 @@ async function rewriteScope(
 ): Promise<RepeatSeries> {
   const k = edited.iteration ?? 0;
   if (change.scope === 'all' || k === 0) {
-    const rows = await repeats.lockOccurrences(context.manager, context.userId, series.id);
+    const rows = await context.deps.repeats.lockOccurrences(context.change, series.id);
     assertBoundedRewrite(rows.length);
     await rewriteSeries(context, series, rows, { ...change, rule: change.rule ?? series.rule });
     return series;
   }
   const splitDate = dateOfIteration(series.rule, k) ?? edited.date;
   const tailRule = tailRuleOf(series.rule, change.rule, k, splitDate);
-  const tail = await repeats.insert(context.manager, context.userId, {
+  const tail = await context.deps.repeats.insert(context.change, {
     rule: tailRule,
     template: change.template,
   });
-  const rows = await repeats.lockOccurrences(context.manager, context.userId, series.id, k);
+  const rows = await context.deps.repeats.lockOccurrences(context.change, series.id, k);
   assertBoundedRewrite(rows.length);
   for (const row of rows) {
     row.iteration = row.iteration! - k;
-    await repeats.link(context.manager, row.id, tail.id, row.iteration);
+    await context.deps.repeats.link(context.change, row.id, tail.id, row.iteration);
   }
   tail.nextIteration = Math.max(0, series.nextIteration - k);
   tail.firstEntryId = rows[0]?.id ?? null;
   const { count: _count, ...head } = series.rule;
   series.rule = { ...head, end: addDays(splitDate, -1) };
-  await saveProgress(context.manager, series, {
+  await saveProgress(context.deps, context.change, series, {
     next: Math.min(series.nextIteration, k),
     today: context.today,
   });
-  await repeats.touchOccurrences(context.manager, context.userId, series.id, context.changeSeq);
+  await context.deps.repeats.touchOccurrences(context.change, series.id);
   await rewriteSeries(context, tail, rows, { ...change, rule: tailRule });
   return tail;
 }
@@ -243,18 +242,25 @@ async function rewriteSeries(
   await removeWithCompanions(context, gone);
   series.rule = change.rule;
   series.template = change.template;
-  await saveProgress(context.manager, series, {
+  await saveProgress(context.deps, context.change, series, {
     next: Math.min(series.nextIteration, due.length),
     today: context.today,
   });
-  await materializeSeries(context.writer, context.manager, series, context.today, MAX_OCCURRENCES_PER_WRITE);
+  await materializeSeries(
+    context.deps,
+    context.writer,
+    context.change,
+    series,
+    context.today,
+    MAX_OCCURRENCES_PER_WRITE,
+  );
 }
 
 async function rewriteOccurrence(context: SeriesContext, row: Entry, draft: EntryDraft): Promise<void> {
   const companion = row.transactionId
-    ? await entriesTable.findById(context.manager, context.userId, row.transactionId, { forUpdate: true })
+    ? await context.deps.entries.table.findById(context.change, row.transactionId, { forUpdate: true })
     : undefined;
-  await writeInStep(context.writer, context.deps, context.manager, { current: row, companion, draft });
+  await writeInStep(context.writer, context.deps, context.change, { current: row, companion, draft });
 }
 
 /** Ends a series after a date or a number of occurrences, deleting the occurrences past the end. */
@@ -273,12 +279,12 @@ async function cutSeries(context: SeriesContext, series: RepeatSeries, cut: Seri
     through: rule.end && rule.end < created ? rule.end : created,
     limit: Math.min(rule.count ?? Infinity, series.nextIteration + 1),
   }).length;
-  const rows = await repeats.lockOccurrences(context.manager, context.userId, series.id, total);
+  const rows = await context.deps.repeats.lockOccurrences(context.change, series.id, total);
   await removeWithCompanions(context, rows);
   series.rule = rule;
-  await saveProgress(context.manager, series, {
+  await saveProgress(context.deps, context.change, series, {
     next: Math.min(series.nextIteration, total),
     today: context.today,
   });
-  await repeats.touchOccurrences(context.manager, context.userId, series.id, context.changeSeq);
+  await context.deps.repeats.touchOccurrences(context.change, series.id);
 }

@@ -1,15 +1,13 @@
-import type { Entry } from '@pfs/resource-store';
-import type { DataSource } from 'typeorm';
+import type { Entry, RepeatRepository, UserRead } from '@pfs/resource-store';
 import { repeatsOf } from './repeat.presenter';
-import { repeats } from './repeat-series.use-case';
 
 /** The presented `repeat` of each occurrence among `entries` (one query, none when no entry repeats). */
 export async function seriesOf(
-  source: DataSource,
-  userId: string,
+  repeats: RepeatRepository,
+  read: UserRead,
   entries: Entry[],
 ): Promise<Map<string, Record<string, unknown>>> {
   const ids = entries.flatMap((entry) => (entry.repeatId ? [entry.repeatId] : []));
   if (!ids.length) return new Map();
-  return repeatsOf(entries, await repeats.findByIds(source, userId, ids));
+  return repeatsOf(entries, await repeats.findByIds(read, ids));
 }

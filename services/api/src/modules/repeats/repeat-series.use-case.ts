@@ -1,6 +1,5 @@
 import { inputError } from '@pfs/errors';
-import { type Entry, RepeatRepository, type RepeatSeries, withUserChange } from '@pfs/resource-store';
-import type { EntityManager } from 'typeorm';
+import type { Entry, RepeatRepository, RepeatSeries, UserChange, UserRead } from '@pfs/resource-store';
 import type { EntryDraft } from '../entries/entry-draft';
 import { EntryWriter } from '../entries/entry-writer';
 import type { LedgerDeps } from '../../ledger-deps';
@@ -8,26 +7,25 @@ import { addDays, dateOfIteration, occurrenceDates, type RepeatRule } from './re
 import { accountsOf, draftFromTemplate, templateOf } from './repeat-template';
 import { todayIn } from '../../http/user-today';
 
-export const repeats = new RepeatRepository();
-
 /** The most past occurrences one POST (or rule change) creates: a series started long ago is refused. */
 export const MAX_OCCURRENCES_PER_WRITE = 1000;
 /** The most occurrences the materializer creates for one series in one run; the rest follow next run. */
 export const MAX_OCCURRENCES_PER_RUN = 500;
 
 /** The user's today (their timezone, else UTC). */
-export async function userToday(manager: EntityManager, userId: string, now?: Date): Promise<string> {
-  return todayIn(await repeats.findTimezone(manager, userId), now);
+export async function userToday(repeats: RepeatRepository, read: UserRead, now?: Date): Promise<string> {
+  return todayIn(await repeats.findTimezone(read), now);
 }
 
 /**
  * Creates the occurrences of a series that are due by `today` and not yet handled (iteration 0 always:
  * a new series shows its first entry even when it starts in the future), then records how far it got.
- * Runs inside the caller's change transaction; the writer has the template's accounts loaded.
+ * Runs inside the caller's change; the writer has the template's accounts loaded.
  */
 export async function materializeSeries(
+  deps: LedgerDeps,
   writer: EntryWriter,
-  manager: EntityManager,
+  change: UserChange,
   series: RepeatSeries,
   today: string,
   limit: number,
@@ -41,10 +39,10 @@ export async function materializeSeries(
     const draft = draftFromTemplate(series.template, dates[iteration]);
     if (iteration === 0 && first) Object.assign(draft, first);
     const entry = await writer.insert(draft);
-    await repeats.link(manager, entry.id, series.id, iteration);
+    await deps.repeats.link(change, entry.id, series.id, iteration);
     created.push({ ...entry, repeatId: series.id, iteration });
   }
-  await saveProgress(manager, series, {
+  await saveProgress(deps, change, series, {
     next: Math.max(series.nextIteration, dates.length),
     today,
     firstEntryId: created[0]?.id,
@@ -54,7 +52,8 @@ export async function materializeSeries(
 
 /** Records the next iteration to create and its date (null when the rule has ended). */
 export async function saveProgress(
-  manager: EntityManager,
+  deps: LedgerDeps,
+  change: UserChange,
   series: RepeatSeries,
   progress: { next: number; today: string; firstEntryId?: string },
 ): Promise<void> {
@@ -62,7 +61,7 @@ export async function saveProgress(
   series.nextIteration = nextIteration;
   series.nextDate = series.deleted ? null : dateOfIteration(series.rule, nextIteration, today);
   if (!series.firstEntryId && firstEntryId) series.firstEntryId = firstEntryId;
-  await repeats.save(manager, series);
+  await deps.repeats.save(change, series);
 }
 
 /** Refuses a rule that would create more than MAX_OCCURRENCES_PER_WRITE past occurrences at once. */
@@ -79,28 +78,26 @@ export function assertBoundedBacklog(rule: RepeatRule, fromIteration: number, to
 }
 
 /**
- * `POST /entries` with `repeat`: the series and its occurrences due by the user's today, in one
- * transaction. Answers the occurrences created, iteration 0 first.
+ * `POST /entries` with `repeat`: the series and its occurrences due by the user's today, in one change.
+ * Answers the occurrences created, iteration 0 first.
  */
 export async function createRepeatingEntry(
   deps: LedgerDeps,
-  userId: string,
+  change: UserChange,
   draft: EntryDraft,
   rule: RepeatRule,
   now?: Date,
 ): Promise<Entry[]> {
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const writer = new EntryWriter(deps, manager, userId, changeSeq);
-    await writer.loadAccounts([draft.account, ...(draft.transaction ? [draft.transaction.account] : [])]);
-    const errors = await writer.checkReferences([{ draft, prefix: '' }]);
-    if (errors.length) throw inputError(errors);
-    const today = await userToday(manager, userId, now);
-    assertBoundedBacklog(rule, 0, today);
-    const series = await repeats.insert(manager, userId, { rule, template: templateOf(draft) });
-    return materializeSeries(writer, manager, series, today, MAX_OCCURRENCES_PER_WRITE, {
-      completed: draft.completed,
-      images: draft.images,
-    });
+  const writer = new EntryWriter(deps, change);
+  await writer.loadAccounts([draft.account, ...(draft.transaction ? [draft.transaction.account] : [])]);
+  const errors = await writer.checkReferences([{ draft, prefix: '' }]);
+  if (errors.length) throw inputError(errors);
+  const today = await userToday(deps.repeats, change, now);
+  assertBoundedBacklog(rule, 0, today);
+  const series = await deps.repeats.insert(change, { rule, template: templateOf(draft) });
+  return materializeSeries(deps, writer, change, series, today, MAX_OCCURRENCES_PER_WRITE, {
+    completed: draft.completed,
+    images: draft.images,
   });
 }
 
@@ -133,7 +130,7 @@ export async function materializeDueRepeats(
   let seriesCount = 0;
   let created = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    const due = await repeats.findDue(deps.dataSource, {
+    const due = await deps.repeats.findDue({
       today: dueOn,
       afterId,
       limit: batchSize,
@@ -158,7 +155,7 @@ export async function materializeDueRepeats(
 async function zoneDays(deps: LedgerDeps, now: Date): Promise<Map<string, string>> {
   // Zones run up to 14 hours ahead of UTC: a series may be due for its user on UTC's tomorrow.
   const through = addDays(now.toISOString().slice(0, 10), 1);
-  const zones = await repeats.findDueTimezones(deps.dataSource, through);
+  const zones = await deps.repeats.findDueTimezones(through);
   return new Map(zones.map((zone) => [zone, todayIn(zone || null, now)]));
 }
 
@@ -170,20 +167,21 @@ async function materializeOne(
 ): Promise<number> {
   // Claiming a change (and the user's write lock) only when something is due: a pass that finds nothing
   // to do must not move the user's sync watermark.
-  const userDay = typeof today === 'string' ? today : await userToday(deps.dataSource.manager, userId, today);
-  const [peek] = await repeats.findByIds(deps.dataSource, userId, [seriesId]);
+  const read = deps.store.read(userId);
+  const userDay = typeof today === 'string' ? today : await userToday(deps.repeats, read, today);
+  const [peek] = await deps.repeats.findByIds(read, [seriesId]);
   if (!peek || peek.deleted || !peek.nextDate || peek.nextDate > userDay) return 0;
-  return withUserChange(deps.dataSource, userId, async (manager, changeSeq) => {
-    const series = await repeats.lock(manager, userId, seriesId);
+  return deps.store.change(userId, async (change) => {
+    const series = await deps.repeats.lock(change, seriesId);
     if (!series || series.deleted || !series.nextDate || series.nextDate > userDay) return 0;
-    const writer = new EntryWriter(deps, manager, userId, changeSeq);
+    const writer = new EntryWriter(deps, change);
     await writer.loadAccounts(accountsOf(series.template));
     if (!(await repairTemplate(writer, series))) {
       series.deleted = true;
-      await saveProgress(manager, series, { next: series.nextIteration, today: userDay });
+      await saveProgress(deps, change, series, { next: series.nextIteration, today: userDay });
       return 0;
     }
-    const made = await materializeSeries(writer, manager, series, userDay, MAX_OCCURRENCES_PER_RUN);
+    const made = await materializeSeries(deps, writer, change, series, userDay, MAX_OCCURRENCES_PER_RUN);
     return made.length;
   });
 }

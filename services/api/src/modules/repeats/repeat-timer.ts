@@ -24,26 +24,14 @@ export function startRepeatTimer(deps: LedgerDeps, logger: Logger, intervalSecon
   let stopped = false;
 
   async function pass(): Promise<{ series: number; created: number } | 'locked'> {
-    const runner = deps.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock($1) AS locked`, [
-        MATERIALIZER_LOCK_KEY,
-      ]);
-      if (!locked) return 'locked';
-      try {
-        const result = await materializeDueRepeats(deps, new Date(), {
-          onError: (seriesId, error) =>
-            logger.warn({ seriesId, err: error }, 'repeating entry series could not be extended'),
-        });
-        if (result.created) logger.info(result, 'repeating entries created');
-        return result;
-      } finally {
-        await runner.query(`SELECT pg_advisory_unlock($1)`, [MATERIALIZER_LOCK_KEY]);
-      }
-    } finally {
-      await runner.release();
-    }
+    return deps.repeats.whileLocked(MATERIALIZER_LOCK_KEY, async () => {
+      const result = await materializeDueRepeats(deps, new Date(), {
+        onError: (seriesId, error) =>
+          logger.warn({ seriesId, err: error }, 'repeating entry series could not be extended'),
+      });
+      if (result.created) logger.info(result, 'repeating entries created');
+      return result;
+    });
   }
 
   const runOnce = () => {

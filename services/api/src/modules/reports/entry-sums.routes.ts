@@ -21,7 +21,7 @@ export function entrySumsHandler(deps: ApiDependencies): ApiHandler {
       throw inputError([{ field: 'currency', error: 'is required' }]);
     const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
     const userId = ctx.userId;
-    const { customRates } = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
+    const { customRates } = await ledger.entries.findCurrencySettings(deps.store.read(userId));
     const sums = await sumEntries(ledger, userId, {
       filters: readEntryFilters(req, { requireRange: true }),
       currency: req.query.currency,

@@ -22,7 +22,7 @@ export function groupSumsHandler(deps: ApiDependencies, groupBy: 'tag' | 'catego
       throw inputError([{ field: 'currency', error: 'is required' }]);
     const filters = readEntryFilters(req, { requireRange: true });
     const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
-    const settings = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
+    const settings = await ledger.entries.findCurrencySettings(deps.store.read(userId));
     const rows = await sumEntriesByGroup(ledger, userId, {
       filters,
       currency: req.query.currency,

@@ -27,7 +27,7 @@ export async function sumEntriesByGroup(
 ): Promise<GroupSum[]> {
   if (!isKnownCurrency(options.currency))
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
-  const totals = await sumEntriesByDay(deps.dataSource, userId, options.filters, options.groupBy);
+  const totals = await sumEntriesByDay(deps.store.read(userId), options.filters, options.groupBy);
   const groups = addUpDayTotals(
     deps,
     totals,

@@ -80,7 +80,7 @@ export async function sumEntries(
 ): Promise<PeriodSum[]> {
   if (!isKnownCurrency(options.currency))
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
-  const totals = await sumEntriesByDay(deps.dataSource, userId, options.filters);
+  const totals = await sumEntriesByDay(deps.store.read(userId), options.filters);
   const periods = addUpDayTotals(
     deps,
     totals,

@@ -17,7 +17,7 @@ export function timelineHandler(deps: ApiDependencies): ApiHandler {
     const userId = ctx.userId;
     const request = readTimelineRequest(req);
     const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
-    const settings = await ledger.entries.findCurrencySettings(deps.dataSource, userId);
+    const settings = await ledger.entries.findCurrencySettings(deps.store.read(userId));
     const currency = request.currency ?? settings.main;
     const groups = await entryTimeline(ledger, userId, {
       ...request,
@@ -26,7 +26,7 @@ export function timelineHandler(deps: ApiDependencies): ApiHandler {
     });
     const shown = groups.slice(page * perPage, (page + 1) * perPage);
     const present = await presenterFor(
-      userId,
+      deps.store.read(userId),
       shown.flatMap((group) => group.entries),
       settings,
     );

@@ -1,12 +1,6 @@
 import { inputError } from '@pfs/errors';
 import { type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
-import {
-  buildEntryFilters,
-  type Entry,
-  entriesTable,
-  type EntryFilters,
-  type SqlFilter,
-} from '@pfs/resource-store';
+import { buildEntryFilters, type Entry, type EntryFilters, type SqlFilter } from '@pfs/resource-store';
 import type { LedgerDeps } from '../../ledger-deps';
 import { matchesFilters, type PlannedOccurrence, plannedOccurrences } from '../repeats/planned-occurrences';
 import { convertDayTotal } from './convert-day-total';
@@ -54,9 +48,8 @@ export async function entryTimeline(
 ): Promise<TimelineGroup[]> {
   if (!isKnownCurrency(request.currency))
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
-  const page = await entriesTable.list(
-    deps.dataSource,
-    userId,
+  const page = await deps.entries.table.list(
+    deps.store.read(userId),
     { perPage: MAX_TIMELINE_ENTRIES + 1, offset: 0, includeDeleted: request.includeDeleted },
     [...buildEntryFilters(request.filters), ...request.extraFilters],
   );

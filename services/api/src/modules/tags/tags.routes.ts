@@ -99,8 +99,8 @@ export const tagsLabels = namedLabelOperations({
     },
   },
   bind: (deps: ApiDependencies) => {
-    const tags = new TagRepository(deps.dataSource);
-    const categories = new CategoryRepository(deps.dataSource);
+    const tags = deps.repos.tags;
+    const categories = deps.repos.categories;
     return {
       repository: tags,
       check: checkCategory(categories),

@@ -1,4 +1,4 @@
-import { categoriesTable, claimChangeSeq } from '@pfs/resource-store';
+import { categoriesTable } from '@pfs/resource-store';
 import request from 'supertest';
 import {
   ApiTestApp,
@@ -154,20 +154,22 @@ describe('pagination and sync', () => {
   it('when a write commits after a list read its watermark, then the next since-sync returns it', async () => {
     const user = await createTestUser(t.deps);
     await createCategory(t.app, user, { name: 'before', type: 'expense' });
-    const runner = t.deps.dataSource.createQueryRunner();
-    await runner.connect();
-    await runner.startTransaction();
+    // An open write transaction holding change number N (not yet committed)…
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    let inserted!: (id: string) => void;
+    const pendingId = new Promise<string>((resolve) => (inserted = resolve));
+    const change = t.deps.store.change(user.userId, async (open) => {
+      inserted((await categoriesTable.insert(open, { name: 'late', type: 'expense' })).id);
+      await held;
+    });
     try {
-      // An open write transaction holding change number N (not yet committed)…
-      const seq = await claimChangeSeq(runner.manager, user.userId);
-      const pending = await categoriesTable.insert(runner.manager, user.userId, seq, {
-        name: 'late',
-        type: 'expense',
-      });
+      const pending = { id: await pendingId };
       // …a sync in the meantime neither waits for it nor reports a watermark covering it.
       const during = await request(t.app).get('/categories').set('Authorization', user.auth).expect(200);
       expect(during.body.map((c: { name: string }) => c.name)).toEqual(['before']);
-      await runner.commitTransaction();
+      commit();
+      await change;
       const after = await request(t.app)
         .get(`/categories?since=${encodeURIComponent(during.headers['service-modified'])}`)
         .set('Authorization', user.auth)
@@ -179,17 +181,23 @@ describe('pagination and sync', () => {
         .expect(200);
       expect(again.body).toEqual([]);
     } finally {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      await runner.release();
+      commit();
+      await change;
     }
   });
 
   it('when two writers of one user overlap, then the later one waits and takes the higher number', async () => {
     const user = await createTestUser(t.deps);
-    const first = t.deps.dataSource.createQueryRunner();
-    await first.connect();
-    await first.startTransaction();
-    const seq1 = await claimChangeSeq(first.manager, user.userId);
+    let proceed!: () => void;
+    const held = new Promise<void>((resolve) => (proceed = resolve));
+    let claimed!: () => void;
+    const holding = new Promise<void>((resolve) => (claimed = resolve));
+    const first = t.deps.store.change(user.userId, async (open) => {
+      claimed();
+      await held;
+      await categoriesTable.insert(open, { name: 'first', type: 'expense' });
+    });
+    await holding;
     let secondDone = false;
     const second = createCategory(t.app, user, { name: 'second', type: 'expense' }).then((id) => {
       secondDone = true;
@@ -197,9 +205,8 @@ describe('pagination and sync', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(secondDone).toBe(false);
-    await categoriesTable.insert(first.manager, user.userId, seq1, { name: 'first', type: 'expense' });
-    await first.commitTransaction();
-    await first.release();
+    proceed();
+    await first;
     await second;
     const list = await request(t.app).get('/categories').set('Authorization', user.auth).expect(200);
     expect(list.body.map((c: { name: string }) => c.name)).toEqual(['second', 'first']);

@@ -1,4 +1,3 @@
-import { ImageRepository } from '@pfs/resource-store';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -26,7 +25,7 @@ afterAll(() => harness.close());
 
 const app = () => harness.api.app;
 const prefixOf = async (id: string) =>
-  (await new ImageRepository(harness.api.deps.dataSource).findById(user.userId, id))!.storagePrefix;
+  (await harness.api.deps.repos.images.findById(harness.api.deps.store.read(user.userId), id))!.storagePrefix;
 
 describe('stored files that vanish', () => {
   it('when an image file is gone from storage, then its download is a 404 JSON error and the API serves on', async () => {

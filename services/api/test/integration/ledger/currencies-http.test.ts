@@ -75,14 +75,14 @@ describe('GET /currencies', () => {
 
 describe('rate book at start', () => {
   it('when the table lacks the shipped history, then start imports it; a second start imports nothing more', async () => {
-    const book = await new RateBook(api.deps.dataSource).load();
+    const book = await new RateBook(api.deps.repos.currencyRates).load();
     expect(book.findRate('USD', '2025-05-09')).toBeUndefined();
     await book.ready();
     expect(book.findRate('USD', '2025-05-09')?.rate.toFixed()).toBe('1.1252');
     const [{ count }] = await api.deps.dataSource.query(
       `SELECT count(*)::int AS count FROM currency_rates WHERE date = '2025-05-09'`,
     );
-    await new RateBook(api.deps.dataSource).load();
+    await new RateBook(api.deps.repos.currencyRates).load();
     const [{ count: again }] = await api.deps.dataSource.query(
       `SELECT count(*)::int AS count FROM currency_rates WHERE date = '2025-05-09'`,
     );

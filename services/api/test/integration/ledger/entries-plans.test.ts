@@ -1,11 +1,21 @@
-import { buildEntryFilters, type EntryFilters, entriesTable, type PageRequest } from '@pfs/resource-store';
+import {
+  buildEntryFilters,
+  type EntryFilters,
+  entriesTable,
+  type PageRequest,
+  UserStore,
+} from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
-import { createAccount } from '../../../src/modules/accounts/account-use-cases';
-import type { LedgerDeps } from '../../../src/ledger-deps';
-import { createLedgerUser, insertCategory, openLedger } from '../../support/ledger-fixture';
+import {
+  createLedgerUser,
+  insertCategory,
+  openLedger,
+  type LedgerFixture,
+} from '../../support/ledger-fixture';
+import { createAccount } from '../../support/ledger-calls';
 
 const SEEDED = 60_000;
-let deps: LedgerDeps & { close(): Promise<void> };
+let deps: LedgerFixture;
 let userId: string;
 let category: string;
 
@@ -18,7 +28,8 @@ async function planOf(source: DataSource, request: PageRequest, filters: EntryFi
       return [{ watermark: '0', total: 0, id: null }];
     },
   };
-  await entriesTable.list(recorder as unknown as DataSource, userId, request, buildEntryFilters(filters));
+  const read = new UserStore(recorder as unknown as DataSource).read(userId);
+  await entriesTable.list(read, request, buildEntryFilters(filters));
   const rows: Array<{ 'QUERY PLAN': string }> = await source.query(`EXPLAIN ${captured![0]}`, captured![1]);
   return rows.map((row) => row['QUERY PLAN']).join('\n');
 }

@@ -494,7 +494,7 @@ describe('PUT /me currency.update sign', () => {
     });
     for (const id of [full, seed.eur]) {
       const record = await runAsApp('test-client', () =>
-        entriesTable.findById(api.deps.dataSource, user.userId, id),
+        entriesTable.findById(api.deps.store.read(user.userId), id),
       );
       const [revision] = await api.deps.dataSource.query(
         `SELECT snapshot FROM resource_revisions WHERE kind = 'entries' AND object_id = $1 AND modified_at = $2`,

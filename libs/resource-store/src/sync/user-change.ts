@@ -1,0 +1,62 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+/**
+ * The key under which a context carries its database handle. It is exported from this file for the store's
+ * own repositories only (the package index does not export it): code above the store holds contexts and
+ * passes them on, it never reaches the transaction behind them.
+ */
+export const HANDLE: unique symbol = Symbol('pfs.store.handle');
+
+/**
+ * What a repository read needs: whose data (every query is scoped to the user) and where to read it (the
+ * pool, or the transaction of a change, to read what that change already wrote).
+ */
+export interface UserRead {
+  readonly userId: string;
+  readonly [HANDLE]: DataSource | EntityManager;
+}
+
+/**
+ * One unit of work of one user: a transaction that has claimed the user's next change sequence (and so holds
+ * the user's write lock). Repositories take it as their single context argument for writes (and, being a
+ * read context too, for the reads a write depends on). Every row written in it takes `changeSeq`.
+ */
+export interface UserChange extends UserRead {
+  readonly changeSeq: string;
+  readonly [HANDLE]: EntityManager;
+  /**
+   * Registers work that undoes a side effect outside the database (a stored file) when this change does not
+   * commit. Runs after the rollback, in registration order; a failing cleanup is reported to `onCleanupError`.
+   */
+  onRollback(cleanup: () => Promise<void>): void;
+}
+
+/** A read context over `source` for `userId` (store code and the services' dependencies build these). */
+export function userRead(source: DataSource | EntityManager, userId: string): UserRead {
+  return { userId, [HANDLE]: source };
+}
+
+/** The database handle of a context: store code only. */
+export function handleOf(context: UserRead): DataSource | EntityManager {
+  return context[HANDLE];
+}
+
+/** The transaction of a change: store code only. */
+export function transactionOf(change: UserChange): EntityManager {
+  return change[HANDLE];
+}
+
+/** Builds the change of `manager` (a transaction that already claimed `changeSeq`). Store code only. */
+export function userChangeOf(
+  manager: EntityManager,
+  userId: string,
+  changeSeq: string,
+  cleanups: Array<() => Promise<void>>,
+): UserChange {
+  return {
+    userId,
+    changeSeq,
+    [HANDLE]: manager,
+    onRollback: (cleanup) => void cleanups.push(cleanup),
+  };
+}
