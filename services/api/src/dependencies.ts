@@ -27,6 +27,7 @@ import {
   TagRepository,
   UserProfileRepository,
   UserRepository,
+  type UserRowChanged,
   UserStore,
 } from '@pfs/resource-store';
 import { createStorage, ObjectStorage } from '@pfs/storage';
@@ -83,6 +84,28 @@ export interface ApiDependencies {
   close(): Promise<void>;
 }
 
+/** Every repository the API uses, over `dataSource`; `profileChanged` runs after a users row write commits. */
+export function apiRepositories(dataSource: DataSource, profileChanged: UserRowChanged): ApiRepositories {
+  return {
+    accounts: new AccountRepository(),
+    budgets: new BudgetRepository(),
+    categories: new CategoryRepository(dataSource),
+    currencyRates: new CurrencyRateRepository(dataSource),
+    entries: new EntryRepository(),
+    exports: new ExportRepository(dataSource),
+    idempotency: new IdempotencyRepository(dataSource),
+    images: new ImageRepository(),
+    liveTokens: new LiveTokenRepository(dataSource),
+    mainCurrencyChange: new MainCurrencyChangeRepository(),
+    notifications: new NotificationRepository(dataSource),
+    pushTokens: new PushTokenRepository(dataSource),
+    repeats: new RepeatRepository(dataSource),
+    tags: new TagRepository(dataSource),
+    userProfiles: new UserProfileRepository(dataSource, profileChanged),
+    users: new UserRepository(dataSource),
+  };
+}
+
 /** Connects to Postgres and Redis (failing fast with the reason), migrates the resource schema, wires repositories. */
 export async function createApiDependencies(config: ApiConfig, logger: Logger): Promise<ApiDependencies> {
   warnAboutDevelopmentSecrets(apiConfigShape, config, (message) => logger.warn(message));
@@ -97,8 +120,15 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
     }),
   );
-  const currencyRates = new CurrencyRateRepository(dataSource);
-  const rates = await new RateBook(currencyRates, logger).load({ warm: config.NODE_ENV !== 'test' });
+  // A write of the users row has committed when this runs: a Redis failure must not turn it into a 500
+  // (a retry would then be a 409). The cached copy expires within its TTL (10 minutes) anyway. (Called only
+  // by requests, after the cache below exists.)
+  const dropCachedProfile = (userId: string) =>
+    profileCache
+      .invalidate(userId)
+      .catch((error) => logger.warn({ err: error, userId }, 'could not drop the cached profile'));
+  const repos = apiRepositories(dataSource, dropCachedProfile);
+  const rates = await new RateBook(repos.currencyRates, logger).load({ warm: config.NODE_ENV !== 'test' });
   // Auto-pipelined: the gate checks of requests that arrive together share one Redis write and read.
   const redis = await stores.redis(
     () => openRedis({ ...redisOptionsOf(config), autoPipelining: true }),
@@ -106,31 +136,6 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   );
   const exportQueue = openExportJobQueue(config);
   const profileCache = new UserProfileCache(redis);
-  const users = new UserRepository(dataSource);
-  const repos: ApiRepositories = {
-    accounts: new AccountRepository(),
-    budgets: new BudgetRepository(),
-    categories: new CategoryRepository(dataSource),
-    currencyRates,
-    entries: new EntryRepository(),
-    exports: new ExportRepository(dataSource),
-    idempotency: new IdempotencyRepository(dataSource),
-    images: new ImageRepository(),
-    liveTokens: new LiveTokenRepository(dataSource),
-    mainCurrencyChange: new MainCurrencyChangeRepository(),
-    notifications: new NotificationRepository(dataSource),
-    pushTokens: new PushTokenRepository(dataSource),
-    repeats: new RepeatRepository(dataSource),
-    tags: new TagRepository(dataSource),
-    // A write of the users row has committed when this runs: a Redis failure must not turn it into a 500
-    // (a retry would then be a 409). The cached copy expires within its TTL (10 minutes) anyway.
-    userProfiles: new UserProfileRepository(dataSource, (userId) =>
-      profileCache
-        .invalidate(userId)
-        .catch((error) => logger.warn({ err: error, userId }, 'could not drop the cached profile')),
-    ),
-    users,
-  };
   return {
     config,
     logger,
@@ -139,7 +144,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     redis,
     store: new UserStore(dataSource),
     repos,
-    users,
+    users: repos.users,
     rates,
     resourceApi: new ResourceApi({ baseUrl: config.BASE_URL, syncSecret: config.SYNC_TOKEN_SECRET, redis }),
     gate: new RequestGate(redis, {

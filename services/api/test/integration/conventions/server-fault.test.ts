@@ -1,6 +1,7 @@
-import { createDataSource } from '@pfs/resource-store';
+import { createDataSource, UserStore } from '@pfs/resource-store';
 import request from 'supertest';
 import { buildApiApp } from '../../../src/app';
+import { apiRepositories } from '../../../src/dependencies';
 import { ApiTestApp, createTestUser, startApiTestApp } from '../../support/api-test-app';
 
 describe('server faults', () => {
@@ -14,7 +15,12 @@ describe('server faults', () => {
     const user = await createTestUser(t.deps);
     // A real data source pointing at a port nothing listens on: every query fails inside pg.
     const unreachable = createDataSource({ url: 'postgres://postgres@127.0.0.1:1/pfs_nowhere' });
-    const app = buildApiApp({ ...t.deps, dataSource: unreachable });
+    const app = buildApiApp({
+      ...t.deps,
+      dataSource: unreachable,
+      store: new UserStore(unreachable),
+      repos: apiRepositories(unreachable, async () => {}),
+    });
     const answer = await request(app)
       .get('/categories')
       .set('Authorization', user.auth)
