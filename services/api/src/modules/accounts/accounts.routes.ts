@@ -68,7 +68,7 @@ export function accountsHandlers(deps: ApiDependencies) {
     api.respond.sendList(req, res, { schema: 'accounts', params, result, present: presentAccount });
   };
 
-  const reorder: ApiHandler = async (ctx, req, res) => {
+  const reorder: ApiHandler = async (_ctx, req, res) => {
     const { order } = readReorder(req.body);
     await idempotent(req, res, async (change) => {
       await reorderAccounts(ledger, change, order);
@@ -76,7 +76,7 @@ export function accountsHandlers(deps: ApiDependencies) {
     });
   };
 
-  const merge: ApiHandler = async (ctx, req, res) => {
+  const merge: ApiHandler = async (_ctx, req, res) => {
     const { accounts: sources, account: target } = readMerge(req.body);
     await idempotent(req, res, async (change) => {
       await mergeAccounts(ledger, change, sources, target);
@@ -84,7 +84,7 @@ export function accountsHandlers(deps: ApiDependencies) {
     });
   };
 
-  const move: ApiHandler = async (ctx, req, res) => {
+  const move: ApiHandler = async (_ctx, req, res) => {
     const { position } = readMove(req.body);
     await idempotent(req, res, async (change) => {
       await moveAccount(ledger, change, String(req.params.id), position);
