@@ -37,13 +37,13 @@ export class IdempotencyRepository {
     claim: { userId: string; key: string; requestHash: string; ttlSeconds: number },
     work: (change: UserChange) => Promise<StoredResponse>,
   ): Promise<IdempotentOutcome> {
-    return inTransaction(this.source, async (manager, cleanups): Promise<IdempotentOutcome> => {
+    return inTransaction(this.source, async (manager, hooks): Promise<IdempotentOutcome> => {
       const found = await this.claim(manager, claim);
       if (found) return found;
       // The key row first, then the user's change sequence: a duplicate waiting on the key holds no user
       // lock, and a replay moves no watermark.
       const changeSeq = await claimChangeSeq(manager, claim.userId);
-      const response = await work(userChangeOf(manager, claim.userId, changeSeq, cleanups));
+      const response = await work(userChangeOf(manager, claim.userId, changeSeq, hooks));
       await this.complete(manager, claim.userId, claim.key, response);
       return { state: 'ran', response };
     });

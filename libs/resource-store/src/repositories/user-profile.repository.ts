@@ -30,8 +30,8 @@ export type ProfileUpdateResult =
 export type LockedProfile = { user: User; fresh: boolean } | undefined;
 
 /**
- * Called with the user's id after a write of their `users` row has committed: the API passes
- * `invalidateUserProfile` (UserProfileCache in services/api), which drops the cached `GET /me`.
+ * Called with the user's id after a write of their `users` row has committed: the API injects its profile
+ * cache's invalidation (UserProfileCache in services/api, in dependencies.ts), which drops the cached `GET /me`.
  */
 export type UserRowChanged = (userId: string) => Promise<void>;
 
@@ -40,20 +40,15 @@ export type UserRowChanged = (userId: string) => Promise<void>;
  * guarded by `modified`: the row changes only if its stored `modified` (to the millisecond, as
  * clients see it) is the one the client sent. Each write moves `modified_at` forward by at least 1 ms.
  *
- * Rule for every writer of the `users` row (here or elsewhere, e.g. a main-currency change): once the write
- * has committed, call `userRowChanged(userId)`, or `GET /me` keeps serving the cached old profile (up to its
- * 10-minute TTL). Inside a transaction, call it after the commit, not before. docs/conventions.md §7.
+ * This repository is the only place that invalidates the cached profile: each write calls `userRowChanged`
+ * once it has committed (inside a caller's change, through `afterCommit`), never before, or a concurrent
+ * reader could cache the old row again; callers never invalidate. docs/conventions.md §7.
  */
 export class UserProfileRepository {
   constructor(
     private readonly source: DataSource,
     private readonly userRowChanged: UserRowChanged,
   ) {}
-
-  /** What a caller of `writeProfile` calls once its transaction has committed (the rule above). */
-  profileChanged(userId: string): Promise<void> {
-    return this.userRowChanged(userId);
-  }
 
   /** A guarded profile write in its own transaction (no currency change work). */
   async updateProfile(
@@ -104,11 +99,13 @@ export class UserProfileRepository {
   }
 
   /**
-   * Writes the profile inside the caller's transaction (after `lockProfile`) and returns it as stored. The
-   * caller calls `profileChanged` once that transaction has committed.
+   * Writes the profile inside the caller's change (after `lockProfile`) and returns it as stored; the cached
+   * profile is invalidated once that change has committed.
    */
-  writeProfile(change: UserChange, update: ProfileUpdate): Promise<User> {
-    return this.writeRow(transactionOf(change), change.userId, update);
+  async writeProfile(change: UserChange, update: ProfileUpdate): Promise<User> {
+    const user = await this.writeRow(transactionOf(change), change.userId, update);
+    change.afterCommit(() => this.userRowChanged(change.userId));
+    return user;
   }
 
   private async writeRow(manager: EntityManager, userId: string, update: ProfileUpdate): Promise<User> {

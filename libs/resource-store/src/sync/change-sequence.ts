@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { type UserChange, userChangeOf } from './user-change';
+import { type ChangeHooks, type UserChange, userChangeOf } from './user-change';
 
 /**
  * Claims the next change sequence number of a user, inside the caller's write transaction.
@@ -32,27 +32,32 @@ export async function withUserChange<T>(
   userId: string,
   work: (change: UserChange) => Promise<T>,
 ): Promise<T> {
-  return inTransaction(source, async (manager, cleanups) =>
-    work(userChangeOf(manager, userId, await claimChangeSeq(manager, userId), cleanups)),
+  return inTransaction(source, async (manager, hooks) =>
+    work(userChangeOf(manager, userId, await claimChangeSeq(manager, userId), hooks)),
   );
 }
 
 /**
  * A transaction whose rollback (for any reason: `work` threw, or the commit itself failed) runs the cleanups
- * `work` registered, then rethrows. Store code builds changes on it (withUserChange, the idempotent POST).
+ * `work` registered, then rethrows; once it has committed, the work registered to follow the commit runs
+ * before the result is returned. Store code builds changes on it (withUserChange, the idempotent POST).
  */
 export async function inTransaction<T>(
   source: DataSource,
-  work: (manager: EntityManager, cleanups: Array<() => Promise<void>>) => Promise<T>,
+  work: (manager: EntityManager, hooks: ChangeHooks) => Promise<T>,
 ): Promise<T> {
-  const cleanups: Array<() => Promise<void>> = [];
+  const hooks: ChangeHooks = { rollback: [], commit: [] };
+  let result: T;
   try {
-    return await source.transaction((manager) => work(manager, cleanups));
+    result = await source.transaction((manager) => work(manager, hooks));
   } catch (error) {
     // A cleanup logs its own failure (it knows what it was removing); the caller sees the change's error.
-    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    for (const cleanup of hooks.rollback) await cleanup().catch(() => undefined);
     throw error;
   }
+  // Committed: a failure here must not turn a write that happened into an error (a retry would conflict).
+  for (const follow of hooks.commit) await follow().catch(() => undefined);
+  return result;
 }
 
 /** The user's current sync watermark (0 before any change). */

@@ -29,6 +29,18 @@ export interface UserChange extends UserRead {
    * commit. Runs after the rollback, in registration order; a failing cleanup is reported to `onCleanupError`.
    */
   onRollback(cleanup: () => Promise<void>): void;
+  /**
+   * Registers work that must follow the commit of what this change wrote (dropping a cache of it: doing it
+   * before the commit would let a concurrent reader cache the old row again). Runs after the commit, before
+   * the change's caller gets its result; each piece of work reports its own failure (the write stands).
+   */
+  afterCommit(work: () => Promise<void>): void;
+}
+
+/** What a change registered to run after its rollback or after its commit (inTransaction runs them). */
+export interface ChangeHooks {
+  rollback: Array<() => Promise<void>>;
+  commit: Array<() => Promise<void>>;
 }
 
 /** A read context over `source` for `userId` (store code and the services' dependencies build these). */
@@ -51,12 +63,13 @@ export function userChangeOf(
   manager: EntityManager,
   userId: string,
   changeSeq: string,
-  cleanups: Array<() => Promise<void>>,
+  hooks: ChangeHooks,
 ): UserChange {
   return {
     userId,
     changeSeq,
     [HANDLE]: manager,
-    onRollback: (cleanup) => void cleanups.push(cleanup),
+    onRollback: (cleanup) => void hooks.rollback.push(cleanup),
+    afterCommit: (work) => void hooks.commit.push(work),
   };
 }

@@ -19,7 +19,7 @@ export interface UpdateMeInput {
  * `PUT /me` in one transaction: the profile row is locked and checked against `modified` (a stale one is a
  * 409 and changes nothing, one never issued a 400), then a main-currency change is applied to the ledger, then the profile, recent
  * currencies and custom rates are written. Any failure rolls all of it back. Once it has committed, the
- * cached `GET /me` is dropped (`profileChanged`), before the response says the write happened.
+ * cached `GET /me` is dropped (by the profile repository), before the response says the write happened.
  */
 export async function updateMe(
   deps: MainCurrencyDeps & { store: UserStore; userProfiles: UserProfileRepository },
@@ -62,6 +62,5 @@ export async function updateMe(
       customRates,
     });
   });
-  await profiles.profileChanged(input.userId);
   return updated;
 }
