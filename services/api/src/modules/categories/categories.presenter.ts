@@ -1,17 +1,5 @@
-import { compact, formatModified } from '@pfs/resource-api';
 import type { Category } from '@pfs/resource-store';
+import type { LabelCounts } from '../labels/named-label';
+import { presentLabel } from '../labels/named-label.presenter';
 
-export function presentCategory(
-  category: Category,
-  counts?: Record<string, number>,
-): Record<string, unknown> {
-  return compact({
-    id: category.id,
-    name: category.name,
-    type: category.type,
-    modified: formatModified(category.modifiedAt),
-    deleted: category.deleted || undefined,
-    counts,
-    extra: category.extra,
-  });
-}
+export const presentCategory = (category: Category, counts?: LabelCounts) => presentLabel(category, counts);

@@ -1,15 +1,6 @@
-import { compact, formatModified } from '@pfs/resource-api';
 import type { Tag } from '@pfs/resource-store';
+import type { LabelCounts } from '../labels/named-label';
+import { presentLabel } from '../labels/named-label.presenter';
 
-export function presentTag(tag: Tag, counts?: Record<string, number>): Record<string, unknown> {
-  return compact({
-    id: tag.id,
-    name: tag.name,
-    type: tag.type,
-    category: tag.categoryId,
-    modified: formatModified(tag.modifiedAt),
-    deleted: tag.deleted || undefined,
-    counts,
-    extra: tag.extra,
-  });
-}
+export const presentTag = (tag: Tag, counts?: LabelCounts) =>
+  presentLabel(tag, counts, { category: tag.categoryId });
