@@ -80,6 +80,11 @@ export { RepeatRepository } from './repositories/repeat.repository';
 export type { RepeatSeries, StoredRepeatRule } from './repositories/repeat.repository';
 export type { Entry, EntryLocation, EntryReminder, EntrySnapshot } from './repositories/entry.repository';
 export { buildEntryFilters, sumEntriesByDay } from './repositories/entry-filters';
+export {
+  accountListFilters,
+  expensesAndIncomesFilter,
+  repeatSeriesFilters,
+} from './repositories/list-filters';
 export type { DailyTotal, EntryFilters, IdFilter } from './repositories/entry-filters';
 export { IdempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotentOutcome, StoredResponse } from './repositories/idempotency.repository';

@@ -7,7 +7,7 @@ import {
   parseListParam,
   readClientModified,
 } from '@pfs/resource-api';
-import { ACCOUNT_STATUSES, type SqlFilter } from '@pfs/resource-store';
+import { accountListFilters, ACCOUNT_STATUSES, type SqlFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
@@ -29,12 +29,10 @@ import { withRates } from '../../http/rates-ready';
 
 function readFilters(req: Request): SqlFilter[] {
   const query = req.query as Record<string, unknown>;
-  const filters: SqlFilter[] = [];
-  const status = parseEnumParam(query, 'status', ACCOUNT_STATUSES);
-  if (status) filters.push((param) => `t.status = ${param(status)}`);
-  const ids = parseListParam(query, 'ids', isResourceId);
-  if (ids) filters.push((param) => `t.id = ANY(${param(ids)}::bigint[])`);
-  return filters;
+  return accountListFilters({
+    status: parseEnumParam(query, 'status', ACCOUNT_STATUSES),
+    ids: parseListParam(query, 'ids', isResourceId),
+  });
 }
 
 const ACCOUNT_IDS = 'must be a non-empty array of account ids';

@@ -1,12 +1,11 @@
 import { isResourceId } from '@pfs/contracts';
 import { inputError } from '@pfs/errors';
-import type { SqlFilter } from '@pfs/resource-store';
+import { repeatSeriesFilters, type SqlFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
 
 /** `GET /entries?repeat=<series id>`: only that series' occurrences (a series of another user matches none). */
 export function readRepeatFilter(req: Request): SqlFilter[] {
-  const id = readRepeatId(req);
-  return id ? [(p) => `t.repeat_id = ${p(id)}`] : [];
+  return repeatSeriesFilters(readRepeatId(req));
 }
 
 export function readRepeatId(req: Request): string | undefined {

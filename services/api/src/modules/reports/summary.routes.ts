@@ -1,7 +1,6 @@
 import { inputError, notFound } from '@pfs/errors';
 import { amountToJson, type Decimal } from '@pfs/money';
 import { hasScope } from '@pfs/resource-api';
-import { readWatermark } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import { requestContext } from '../../http/request-context';
 import { budgetsDepsOf } from '../budgets/budgets.deps';
@@ -59,7 +58,7 @@ export function summaryHandler(deps: ApiDependencies, options: SummaryOptions = 
     const allTime = await deps.resourceApi.rememberAtWatermark<AllTimeTotals>(
       // v2: expense totals became magnitudes; a copy remembered before must not be served.
       `summary:all-time:v2:${userId}:${currency}:${JSON.stringify(allTimeFilters)}`,
-      await readWatermark(deps.dataSource, userId),
+      await deps.store.watermark(userId),
       async () =>
         allTimeTotals(
           await sumEntries(ledger, userId, {

@@ -1,15 +1,12 @@
 import { inputError } from '@pfs/errors';
 import { amountToJson } from '@pfs/money';
 import { parseBooleanParam, parseEnumParam } from '@pfs/resource-api';
-import type { Entry, SqlFilter } from '@pfs/resource-store';
+import { type Entry, expensesAndIncomesFilter } from '@pfs/resource-store';
 import type { Request } from 'express';
 import { readEntryFilters } from '../../http/entry-filters';
 import type { PlannedOccurrence } from '../repeats/planned-occurrences';
 import { readRepeatFilter, readRepeatId } from '../repeats/repeat-list-filter';
 import { TIMELINE_GROUPS, type TimelineGroup, type TimelineRequest } from './timeline.use-case';
-
-/** Both kinds: transfers (and zero amounts) are neither, as in every sum. */
-const expensesAndIncomes: SqlFilter = () => 't.amount <> 0 AND t.transaction_id IS NULL';
 
 /** Reads `GET /entries/timeline`'s parameters; every bad one is a 400 naming it. */
 export function readTimelineRequest(req: Request): Omit<TimelineRequest, 'currency'> & { currency?: string } {
@@ -21,7 +18,7 @@ export function readTimelineRequest(req: Request): Omit<TimelineRequest, 'curren
     throw inputError([{ field: 'currency', error: 'must be one currency code' }]);
   return {
     filters: { ...filters, type, from: filters.from!, to: filters.to! },
-    extraFilters: [...readRepeatFilter(req), ...(type ? [] : [expensesAndIncomes])],
+    extraFilters: [...readRepeatFilter(req), ...(type ? [] : [expensesAndIncomesFilter])],
     seriesId: readRepeatId(req),
     includeDeleted: parseBooleanParam(query, 'include_deleted') ?? false,
     currency: query.currency as string | undefined,
