@@ -36,8 +36,12 @@ export async function parsePdf(data: Buffer): Promise<{ pages: number; text: str
   const raw = data.toString('latin1');
   if (!raw.startsWith('%PDF-') || !raw.trimEnd().endsWith('%%EOF')) throw new Error('not a complete PDF');
   const lines: string[] = [];
-  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    const content = inflateSync(Buffer.from(match[1], 'latin1')).toString('latin1');
+  // Each stream is cut by its dictionary's /Length: a compressed stream may itself end in \r or \n, so
+  // searching for the `endstream` keyword would cut a byte off (an intermittent "unexpected end of file").
+  for (const match of raw.matchAll(/\/Length (\d+)\b[^>]*>>\s*stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    const body = raw.slice(start, start + Number(match[1]));
+    const content = inflateSync(Buffer.from(body, 'latin1')).toString('latin1');
     for (const tj of content.matchAll(/\[([^\]]*)\] TJ/g)) {
       const hex = [...tj[1].matchAll(/<([0-9a-f]*)>/g)].map((part) => part[1]).join('');
       lines.push(Buffer.from(hex, 'hex').toString('latin1'));
