@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { ResponseFormat } from './media-type';
+import type { ResponseFormat } from './response-format';
 
 /**
  * What the shared resource behaviour reads of an authenticated request: who calls, with which scopes, in

@@ -19,7 +19,7 @@ export {
   SUPPORTED_VERSIONS,
   VENDOR_MEDIA_TYPE,
 } from './media-type';
-export type { ResponseFormat } from './media-type';
+export type { ResponseFormat } from './response-format';
 export { normalizeBody, unsetPlaceholders } from './normalize-body';
 export { placeholderBodies } from './placeholder-bodies';
 export { buildOpenApi } from './openapi';

@@ -1,12 +1,13 @@
 import { AppError } from '@pfs/errors';
 import type { NextFunction, Request, Response } from 'express';
 import { callerOf } from './caller-context';
+import type { ResponseFormat } from './response-format';
 
 export const VENDOR_MEDIA_TYPE = 'application/vnd.service+json';
 export const CURRENT_VERSION = 1;
 export const SUPPORTED_VERSIONS = [1];
 
-export type ResponseFormat = 'vendor' | 'json';
+export type { ResponseFormat } from './response-format';
 
 interface AcceptEntry {
   type: string;
