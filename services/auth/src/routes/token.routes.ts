@@ -1,7 +1,7 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { OAuthError } from '@node-oauth/oauth2-server';
 import { AppError } from '@pfs/errors';
-import { setRequestIdentity } from '@pfs/http';
+import { asUnavailable, isStoreUnavailable, setRequestIdentity } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { Request, RequestHandler, Response, Router } from 'express';
 import { parseForm } from '../web/form';
@@ -97,6 +97,9 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
           }
           adaptError(response);
           if (error.name === 'server_error') {
+            // A store that went away while the library ran is an outage, not a fault: 503 with Retry-After.
+            const inner = (error as { inner?: unknown }).inner;
+            if (isStoreUnavailable(inner)) throw asUnavailable(inner);
             // The library wraps our failures (a database error…) and would show their message: log it, say little.
             deps.logger.error(
               { err: (error as { inner?: unknown }).inner ?? error, requestId: req.id },
