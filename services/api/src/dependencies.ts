@@ -97,7 +97,7 @@ export function apiRepositories(dataSource: DataSource, profileChanged: UserRowC
     images: new ImageRepository(),
     liveTokens: new LiveTokenRepository(dataSource),
     mainCurrencyChange: new MainCurrencyChangeRepository(),
-    notifications: new NotificationRepository(dataSource),
+    notifications: new NotificationRepository(),
     pushTokens: new PushTokenRepository(dataSource),
     repeats: new RepeatRepository(dataSource),
     tags: new TagRepository(dataSource),

@@ -14,6 +14,7 @@ import {
   resourceMigrations,
   StoreHealth,
   storeHealth,
+  UserStore,
   UserArchiveRepository,
   UserRepository,
 } from '@pfs/resource-store';
@@ -38,11 +39,12 @@ export interface WorkerDependencies extends PipelineDependencies {
 /** Every repository the worker uses, built once over its data source. */
 export function workerRepositories(dataSource: DataSource): WorkerRepositories {
   return {
+    store: new UserStore(dataSource),
     exports: new ExportRepository(dataSource),
     exportSheets: new ExportSheetRepository(dataSource),
     exportStatements: new ExportStatementRepository(dataSource),
     userArchives: new UserArchiveRepository(dataSource),
-    notifications: new NotificationRepository(dataSource),
+    notifications: new NotificationRepository(),
     pushTokens: new PushTokenRepository(dataSource),
     users: new UserRepository(dataSource),
     locks: new AdvisoryLocks(dataSource),

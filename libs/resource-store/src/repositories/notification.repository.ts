@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
-import { claimChangeSeq, withUserChange } from '../sync/change-sequence';
-import { transactionOf, userRead } from '../sync/user-change';
+import { claimChangeSeq } from '../sync/change-sequence';
+import { handleOf, transactionOf, type UserChange, type UserRead, userRead } from '../sync/user-change';
 import { PageRequest, PageResult, RawRow, ResourceTable, SyncedRecord } from '../sync/resource-table';
 
 /** A notification as plain data (the reference's fields: type, action, text, date). */
@@ -38,49 +37,49 @@ const notificationsTable = new ResourceTable<NotificationRecord>({
   toColumns: () => ({}),
 });
 
-/** The user's notifications; the export worker writes them, clients read and delete them. */
+/**
+ * The user's notifications; the export worker writes them, clients read and delete them. Reads take the
+ * user's `UserRead`, deletions run in the caller's `UserChange` (one change sequence for the whole delete).
+ */
 export class NotificationRepository {
-  constructor(private readonly source: DataSource) {}
-
-  list(userId: string, request: PageRequest): Promise<PageResult<NotificationRecord>> {
-    return notificationsTable.list(userRead(this.source, userId), request);
+  list(read: UserRead, request: PageRequest): Promise<PageResult<NotificationRecord>> {
+    return notificationsTable.list(read, request);
   }
 
-  findById(userId: string, id: string): Promise<NotificationRecord | undefined> {
-    return notificationsTable.findById(userRead(this.source, userId), id);
+  findById(read: UserRead, id: string): Promise<NotificationRecord | undefined> {
+    return notificationsTable.findById(read, id);
   }
 
-  /** Soft-deletes every live notification of the user in one change; returns how many there were. */
-  async deleteAll(userId: string): Promise<number> {
-    return withUserChange(this.source, userId, async (change) => {
-      const rows: Array<{ id: string }> = await transactionOf(change).query(
-        `SELECT id::text AS id FROM notifications WHERE user_id = $1 AND NOT deleted`,
-        [userId],
-      );
-      return notificationsTable.softDelete(
-        change,
-        rows.map((row) => row.id),
-      );
-    });
+  /** Soft-deletes every live notification of the user in `change`; returns how many there were. */
+  async deleteAll(change: UserChange): Promise<number> {
+    const rows: Array<{ id: string }> = await transactionOf(change).query(
+      `SELECT id::text AS id FROM notifications WHERE user_id = $1 AND NOT deleted`,
+      [change.userId],
+    );
+    return notificationsTable.softDelete(
+      change,
+      rows.map((row) => row.id),
+    );
   }
 
   /** Soft delete (sync clients learn of it); false when there was no live notification with that id. */
-  async delete(userId: string, id: string): Promise<boolean> {
-    return withUserChange(this.source, userId, async (change) => {
-      return (await notificationsTable.softDelete(change, [id])) > 0;
-    });
+  async delete(change: UserChange, id: string): Promise<boolean> {
+    return (await notificationsTable.softDelete(change, [id])) > 0;
   }
 
   /**
    * Creates the notification of an export, once: a retried delivery finds the first one instead of
-   * notifying twice (one notification per export, enforced by a unique index).
+   * notifying twice (one notification per export, enforced by a unique index). It opens its own transaction
+   * and claims a change sequence only when it creates the notification (a retry changes nothing), so it takes
+   * a read context, not a change.
    */
   async createForExport(
-    userId: string,
+    read: UserRead,
     exportId: string,
     input: NewNotification,
   ): Promise<NotificationRecord> {
-    return this.source.transaction(async (manager) => {
+    const userId = read.userId;
+    return handleOf(read).transaction(async (manager) => {
       const existing: RawRow[] = await manager.query(
         `SELECT id::text AS id FROM notifications WHERE export_id = $1 AND user_id = $2`,
         [exportId, userId],

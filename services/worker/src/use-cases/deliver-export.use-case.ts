@@ -21,11 +21,15 @@ export async function deliverExport(
 ): Promise<ExportRecord | undefined> {
   const until = record.validUntil?.toISOString().replace(/\.\d{3}Z$/, 'Z') ?? '';
   const text = `Your export ${record.filename} (${formatSize(record.filesize ?? 0)}) is ready to download until ${until}.`;
-  const notification = await deps.repos.notifications.createForExport(record.userId, record.id, {
-    type: 'export',
-    action: 'generated',
-    text,
-  });
+  const notification = await deps.repos.notifications.createForExport(
+    deps.repos.store.read(record.userId),
+    record.id,
+    {
+      type: 'export',
+      action: 'generated',
+      text,
+    },
+  );
   if (!record.seen) {
     for (const device of await deps.repos.pushTokens.listForUser(record.userId)) {
       await deps.repos.pushTokens.recordDelivery(record.userId, device.id, notification.id, {

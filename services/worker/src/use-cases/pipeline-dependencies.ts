@@ -8,6 +8,7 @@ import type {
   PushTokenRepository,
   UserArchiveRepository,
   UserRepository,
+  UserStore,
 } from '@pfs/resource-store';
 import type { ObjectStorage } from '@pfs/storage';
 import type { Mailer } from '../delivery/mailer';
@@ -15,6 +16,8 @@ import type { UserSlots } from '../delivery/user-slots';
 
 /** The store as the worker reaches it: every repository, built once (dependencies.ts). */
 export interface WorkerRepositories {
+  /** The user contexts repositories take: `store.read(userId)`, `store.change(userId, work)`. */
+  store: UserStore;
   exports: ExportRepository;
   /** The rows of an export's sheets (expenses, budgets, …). */
   exportSheets: ExportSheetRepository;

@@ -42,7 +42,7 @@ export function reasonOfFailedJob(message: string): string {
  *   handler ran): the export ends in `error` with a reason and the user is notified, as that handler does.
  */
 export async function repairUnfinishedExports(
-  deps: { repos: Pick<WorkerRepositories, 'exports' | 'locks' | 'notifications'> },
+  deps: { repos: Pick<WorkerRepositories, 'store' | 'exports' | 'locks' | 'notifications'> },
   jobs: ExportJobs,
   now: Date = new Date(),
 ): Promise<RepairCounts | undefined> {

@@ -46,7 +46,7 @@ export async function runExport(
 
 /** Marks the export failed with a reason the user can read, and tells the user (once). */
 export async function failExport(
-  deps: { repos: Pick<WorkerRepositories, 'exports' | 'notifications'> },
+  deps: { repos: Pick<WorkerRepositories, 'store' | 'exports' | 'notifications'> },
   userId: string,
   exportId: string,
   reason: string,
@@ -61,7 +61,7 @@ export async function failExport(
     },
   );
   if (failed) {
-    await deps.repos.notifications.createForExport(userId, exportId, {
+    await deps.repos.notifications.createForExport(deps.repos.store.read(userId), exportId, {
       type: 'export',
       action: 'error',
       text: `Your export failed: ${reason}`,

@@ -85,7 +85,7 @@ describe('the export pipeline', () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
     await pipeline.deps.repos.pushTokens.register(seed.userId, 'app-1', 'google', 'device-token-1');
     const done = await exportOf(seed.userId, { resources: ['balances'] });
-    const page = await pipeline.deps.repos.notifications.list(seed.userId, {
+    const page = await pipeline.deps.repos.notifications.list(pipeline.deps.repos.store.read(seed.userId), {
       perPage: 50,
       offset: 0,
       includeDeleted: false,
@@ -93,11 +93,15 @@ describe('the export pipeline', () => {
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({ type: 'export', action: 'generated', exportId: done.id });
     expect(page.items[0].text).toContain(done.filename!);
-    const again = await pipeline.deps.repos.notifications.createForExport(seed.userId, done.id, {
-      type: 'export',
-      action: 'generated',
-      text: 'x',
-    });
+    const again = await pipeline.deps.repos.notifications.createForExport(
+      pipeline.deps.repos.store.read(seed.userId),
+      done.id,
+      {
+        type: 'export',
+        action: 'generated',
+        text: 'x',
+      },
+    );
     expect(again.id).toBe(page.items[0].id);
     const pushes = await pipeline.deps.repos.pushTokens.listDeliveries(seed.userId);
     expect(pushes).toHaveLength(1);
@@ -124,7 +128,7 @@ describe('the export pipeline', () => {
     expect(await pipeline.deps.repos.pushTokens.listDeliveries(seed.userId)).toEqual([]);
     expect(
       (
-        await pipeline.deps.repos.notifications.list(seed.userId, {
+        await pipeline.deps.repos.notifications.list(pipeline.deps.repos.store.read(seed.userId), {
           perPage: 10,
           offset: 0,
           includeDeleted: false,

@@ -161,7 +161,7 @@ describe('the export queue', () => {
       'The export could not be generated after 3 attempts; please try again later.',
     );
     expect(failed.errorReason).not.toContain('ECONNRESET');
-    const notes = await pipeline.deps.repos.notifications.list(seed.userId, {
+    const notes = await pipeline.deps.repos.notifications.list(pipeline.deps.repos.store.read(seed.userId), {
       perPage: 10,
       offset: 0,
       includeDeleted: false,
@@ -258,7 +258,7 @@ describe('the export queue', () => {
     expect(done.status).toBe('sent');
     expect(done.attempts).toBe(2);
     expect([...writes.values()]).toEqual([1]);
-    const notes = await pipeline.deps.repos.notifications.list(seed.userId, {
+    const notes = await pipeline.deps.repos.notifications.list(pipeline.deps.repos.store.read(seed.userId), {
       perPage: 10,
       offset: 0,
       includeDeleted: false,

@@ -116,7 +116,7 @@ describe('the sweep of unfinished exports', () => {
       // Ended, not re-run: no new job for it.
       expect(await Job.fromId(queue, exportRunJobId(record.id, 1))).toBeUndefined();
     }
-    const notes = await pipeline.deps.repos.notifications.list(seed.userId, {
+    const notes = await pipeline.deps.repos.notifications.list(pipeline.deps.repos.store.read(seed.userId), {
       perPage: 10,
       offset: 0,
       includeDeleted: false,

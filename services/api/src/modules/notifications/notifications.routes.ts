@@ -10,24 +10,26 @@ export function notificationsHandlers(deps: ApiDependencies) {
 
   const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'notifications' });
-    const result = await notifications.list(ctx.userId, params);
+    const result = await notifications.list(deps.store.read(ctx.userId), params);
     api.respond.sendList(req, res, { schema: 'notifications', params, result, present: presentNotification });
   };
 
   // The reference's "dismiss all": every notification read and gone at once (204 even when there were none).
   const dismissAll: ApiHandler = async (ctx, _req, res) => {
-    await notifications.deleteAll(ctx.userId);
+    await deps.store.change(ctx.userId, (change) => notifications.deleteAll(change));
     api.respond.sendNoContent(res);
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const record = await notifications.findById(ctx.userId, String(req.params.id));
+    const record = await notifications.findById(deps.store.read(ctx.userId), String(req.params.id));
     if (!record) throw notFound('Notification', String(req.params.id));
     api.respond.sendObject(req, res, 'notifications', presentNotification(record), record.modifiedAt);
   };
 
   const dismiss: ApiHandler = async (ctx, req, res) => {
-    const deleted = await notifications.delete(ctx.userId, String(req.params.id));
+    const deleted = await deps.store.change(ctx.userId, (change) =>
+      notifications.delete(change, String(req.params.id)),
+    );
     if (!deleted) throw notFound('Notification', String(req.params.id));
     api.respond.sendNoContent(res);
   };
