@@ -1,4 +1,5 @@
 import { returnedRows } from '../sync/resource-table';
+import { handleOf, type UserRead } from '../sync/user-change';
 import type { DataSource } from 'typeorm';
 
 export const PUSH_TOKEN_TYPES = ['apple', 'apple_fcm', 'google', 'windows'] as const;
@@ -46,55 +47,60 @@ function toPushToken(row: Record<string, unknown>): PushToken {
   };
 }
 
-/** Device tokens registered through POST /me/push, and the pushes recorded for them. */
+/**
+ * Device tokens registered through POST /me/push, and the pushes recorded for them. A user's devices and
+ * pushes are reached through the user's `UserRead`: they are settings and an outbox, not synced resources, so
+ * writing them claims no change sequence (no `UserChange`). The delivery job's methods span every user and
+ * use the pool.
+ */
 export class PushTokenRepository {
   constructor(private readonly source: DataSource) {}
 
   /** Registers a device; registering it again only refreshes it. */
   async register(
-    userId: string,
+    user: UserRead,
     clientId: string | undefined,
     type: PushTokenType,
     token: string,
   ): Promise<void> {
-    await this.source.query(
+    await handleOf(user).query(
       `INSERT INTO push_tokens (user_id, client_id, type, token, modified_at) VALUES ($1, $2, $3, $4, clock_timestamp())
        ON CONFLICT (user_id, type, token) DO UPDATE SET client_id = EXCLUDED.client_id, modified_at = clock_timestamp(),
          invalid_at = NULL`,
-      [userId, clientId ?? null, type, token],
+      [user.userId, clientId ?? null, type, token],
     );
   }
 
   /** The user's devices that can still receive pushes (a provider has not declared their token dead). */
-  async listForUser(userId: string): Promise<PushToken[]> {
-    const rows: Array<Record<string, unknown>> = await this.source.query(
+  async listForUser(user: UserRead): Promise<PushToken[]> {
+    const rows: Array<Record<string, unknown>> = await handleOf(user).query(
       `SELECT id::text AS id, user_id::text AS user_id, client_id, type, token FROM push_tokens
        WHERE user_id = $1 AND invalid_at IS NULL ORDER BY id`,
-      [userId],
+      [user.userId],
     );
     return rows.map(toPushToken);
   }
 
   /** Records what a push to this device carries, once per notification (retries do not push twice). */
   async recordDelivery(
-    userId: string,
+    user: UserRead,
     pushTokenId: string,
     notificationId: string,
     payload: Record<string, unknown>,
   ): Promise<void> {
-    await this.source.query(
+    await handleOf(user).query(
       `INSERT INTO push_deliveries (user_id, push_token_id, notification_id, payload) VALUES ($1, $2, $3, $4)
        ON CONFLICT (push_token_id, notification_id) DO NOTHING`,
-      [userId, pushTokenId, notificationId, payload],
+      [user.userId, pushTokenId, notificationId, payload],
     );
   }
 
-  async listDeliveries(userId: string): Promise<PushDelivery[]> {
-    const rows: Array<Record<string, unknown>> = await this.source.query(
+  async listDeliveries(user: UserRead): Promise<PushDelivery[]> {
+    const rows: Array<Record<string, unknown>> = await handleOf(user).query(
       `SELECT id::text AS id, push_token_id::text AS push_token_id, notification_id::text AS notification_id, payload,
          created_at, status, attempts, last_error
        FROM push_deliveries WHERE user_id = $1 ORDER BY id`,
-      [userId],
+      [user.userId],
     );
     return rows.map((row) => ({
       id: String(row.id),

@@ -21,18 +21,15 @@ export async function deliverExport(
 ): Promise<ExportRecord | undefined> {
   const until = record.validUntil?.toISOString().replace(/\.\d{3}Z$/, 'Z') ?? '';
   const text = `Your export ${record.filename} (${formatSize(record.filesize ?? 0)}) is ready to download until ${until}.`;
-  const notification = await deps.repos.notifications.createForExport(
-    deps.repos.store.read(record.userId),
-    record.id,
-    {
-      type: 'export',
-      action: 'generated',
-      text,
-    },
-  );
+  const user = deps.repos.store.read(record.userId);
+  const notification = await deps.repos.notifications.createForExport(user, record.id, {
+    type: 'export',
+    action: 'generated',
+    text,
+  });
   if (!record.seen) {
-    for (const device of await deps.repos.pushTokens.listForUser(record.userId)) {
-      await deps.repos.pushTokens.recordDelivery(record.userId, device.id, notification.id, {
+    for (const device of await deps.repos.pushTokens.listForUser(user)) {
+      await deps.repos.pushTokens.recordDelivery(user, device.id, notification.id, {
         device_type: device.type,
         notification: { id: notification.id, type: 'export', action: 'generated', text },
         export: { id: record.id, status: 'generated' },

@@ -83,7 +83,12 @@ describe('the export pipeline', () => {
 
   it('when an export is sent, then the user has one notification for it, even if delivery is repeated', async () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
-    await pipeline.deps.repos.pushTokens.register(seed.userId, 'app-1', 'google', 'device-token-1');
+    await pipeline.deps.repos.pushTokens.register(
+      pipeline.deps.repos.store.read(seed.userId),
+      'app-1',
+      'google',
+      'device-token-1',
+    );
     const done = await exportOf(seed.userId, { resources: ['balances'] });
     const page = await pipeline.deps.repos.notifications.list(pipeline.deps.repos.store.read(seed.userId), {
       perPage: 50,
@@ -103,7 +108,9 @@ describe('the export pipeline', () => {
       },
     );
     expect(again.id).toBe(page.items[0].id);
-    const pushes = await pipeline.deps.repos.pushTokens.listDeliveries(seed.userId);
+    const pushes = await pipeline.deps.repos.pushTokens.listDeliveries(
+      pipeline.deps.repos.store.read(seed.userId),
+    );
     expect(pushes).toHaveLength(1);
     expect(pushes[0].payload).toMatchObject({
       device_type: 'google',
@@ -114,7 +121,12 @@ describe('the export pipeline', () => {
 
   it('when the export is already seen, then no push is recorded (the notification still is)', async () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
-    await pipeline.deps.repos.pushTokens.register(seed.userId, undefined, 'apple', 'device-token-2');
+    await pipeline.deps.repos.pushTokens.register(
+      pipeline.deps.repos.store.read(seed.userId),
+      undefined,
+      'apple',
+      'device-token-2',
+    );
     const created = await pipeline.deps.repos.exports.create(seed.userId, {
       type: 'export',
       resources: ['summary'],
@@ -125,7 +137,9 @@ describe('the export pipeline', () => {
     });
     await pipeline.deps.repos.exports.setSeen(seed.userId, created.id, true);
     await runExport(pipeline.deps, seed.userId, created.id);
-    expect(await pipeline.deps.repos.pushTokens.listDeliveries(seed.userId)).toEqual([]);
+    expect(
+      await pipeline.deps.repos.pushTokens.listDeliveries(pipeline.deps.repos.store.read(seed.userId)),
+    ).toEqual([]);
     expect(
       (
         await pipeline.deps.repos.notifications.list(pipeline.deps.repos.store.read(seed.userId), {

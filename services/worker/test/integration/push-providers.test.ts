@@ -322,10 +322,11 @@ describe('the push outbox', () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
     await seed.entry({ account: await seed.account('Cash'), amount: '-1', date: '2026-03-01' });
     const tokens = new PushTokenRepository(pipeline.dataSource);
-    await tokens.register(seed.userId, undefined, 'apple', 'a1b2');
-    await tokens.register(seed.userId, undefined, 'apple', 'dead');
-    await tokens.register(seed.userId, undefined, 'google', 'down');
-    await tokens.register(seed.userId, undefined, 'windows', `${wns.url}/channel/ok`);
+    const user = pipeline.deps.repos.store.read(seed.userId);
+    await tokens.register(user, undefined, 'apple', 'a1b2');
+    await tokens.register(user, undefined, 'apple', 'dead');
+    await tokens.register(user, undefined, 'google', 'down');
+    await tokens.register(user, undefined, 'windows', `${wns.url}/channel/ok`);
     const providers = { apple: apnsProvider(), google: fcmProvider() };
     const send = (maxAttempts = 3) =>
       sendDuePushes({ pushTokens: tokens, providers, logger: testLogger(), maxAttempts });
@@ -347,7 +348,7 @@ describe('the push outbox', () => {
         );
         const name = new Map(devices.map((d: { id: string; token: string }) => [d.id, d.token]));
         return Object.fromEntries(
-          (await tokens.listDeliveries(seed.userId)).map((d) => [
+          (await tokens.listDeliveries(user)).map((d) => [
             name.get(d.pushTokenId),
             { status: d.status, attempts: d.attempts, lastError: d.lastError },
           ]),
@@ -364,9 +365,9 @@ describe('the push outbox', () => {
         },
       });
       // The dead token gets no more pushes until the app registers it again.
-      expect((await tokens.listForUser(seed.userId)).map((d) => d.token)).not.toContain('dead');
-      await tokens.register(seed.userId, undefined, 'apple', 'dead');
-      expect((await tokens.listForUser(seed.userId)).map((d) => d.token)).toContain('dead');
+      expect((await tokens.listForUser(user)).map((d) => d.token)).not.toContain('dead');
+      await tokens.register(user, undefined, 'apple', 'dead');
+      expect((await tokens.listForUser(user)).map((d) => d.token)).toContain('dead');
       // Not due yet: a run now leaves the pending push alone; once due, it is tried until it is given up.
       await send();
       expect((await byToken()).down.attempts).toBe(1);
