@@ -101,7 +101,7 @@ export function apiRepositories(dataSource: DataSource, profileChanged: UserRowC
     pushTokens: new PushTokenRepository(dataSource),
     repeats: new RepeatRepository(dataSource),
     tags: new TagRepository(dataSource),
-    userProfiles: new UserProfileRepository(dataSource, profileChanged),
+    userProfiles: new UserProfileRepository(profileChanged),
     users: new UserRepository(dataSource),
   };
 }

@@ -1,6 +1,6 @@
 import { isResourceId } from '@pfs/contracts';
 import type { CustomRate } from '@pfs/money';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { fromCustomRates, UserRepository, type User } from './user.repository';
 
@@ -45,18 +45,17 @@ export type UserRowChanged = (userId: string) => Promise<void>;
  * reader could cache the old row again; callers never invalidate. docs/conventions.md §7.
  */
 export class UserProfileRepository {
-  constructor(
-    private readonly source: DataSource,
-    private readonly userRowChanged: UserRowChanged,
-  ) {}
+  constructor(private readonly userRowChanged: UserRowChanged) {}
 
   /** A guarded profile write in its own transaction (no currency change work). */
   async updateProfile(
-    userId: string,
+    user: UserRead,
     expectedModified: Date,
     update: ProfileUpdate,
   ): Promise<ProfileUpdateResult> {
-    const result = await this.source.transaction(async (manager): Promise<ProfileUpdateResult> => {
+    const userId = user.userId;
+    // Its own transaction, as before: the profile row is locked and written without a change sequence.
+    const result = await handleOf(user).transaction(async (manager): Promise<ProfileUpdateResult> => {
       const locked = await this.lockRow(manager, userId, expectedModified);
       if (!locked) return { state: 'missing' };
       if (!locked.fresh) return { state: 'stale', user: locked.user };
