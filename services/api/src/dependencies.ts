@@ -89,7 +89,7 @@ export function apiRepositories(dataSource: DataSource, profileChanged: UserRowC
   return {
     accounts: new AccountRepository(),
     budgets: new BudgetRepository(),
-    categories: new CategoryRepository(dataSource),
+    categories: new CategoryRepository(),
     currencyRates: new CurrencyRateRepository(dataSource),
     entries: new EntryRepository(),
     exports: new ExportRepository(dataSource),
@@ -100,7 +100,7 @@ export function apiRepositories(dataSource: DataSource, profileChanged: UserRowC
     notifications: new NotificationRepository(),
     pushTokens: new PushTokenRepository(dataSource),
     repeats: new RepeatRepository(dataSource),
-    tags: new TagRepository(dataSource),
+    tags: new TagRepository(),
     userProfiles: new UserProfileRepository(profileChanged),
     users: new UserRepository(dataSource),
   };

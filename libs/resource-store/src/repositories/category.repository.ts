@@ -1,7 +1,5 @@
 import { isResourceId } from '@pfs/contracts';
-import type { DataSource, EntityManager } from 'typeorm';
-import { withUserChange } from '../sync/change-sequence';
-import { transactionOf, type UserChange, userRead } from '../sync/user-change';
+import { transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import {
   PageRequest,
   PageResult,
@@ -77,57 +75,47 @@ function filtersOf(filters: CategoryFilters): SqlFilter[] {
   return out;
 }
 
-/** Categories of one user, as plain data; every write claims the user's change sequence. */
+/** Categories of one user, as plain data: reads take a `UserRead`, writes run in the caller's `UserChange`. */
 export class CategoryRepository {
-  constructor(private readonly source: DataSource) {}
-
-  list(userId: string, page: PageRequest, filters: CategoryFilters = {}): Promise<PageResult<Category>> {
-    return categoriesTable.list(userRead(this.source, userId), page, filtersOf(filters));
+  list(read: UserRead, page: PageRequest, filters: CategoryFilters = {}): Promise<PageResult<Category>> {
+    return categoriesTable.list(read, page, filtersOf(filters));
   }
 
-  findById(userId: string, id: string): Promise<Category | undefined> {
-    return categoriesTable.findById(userRead(this.source, userId), id);
+  findById(read: UserRead, id: string): Promise<Category | undefined> {
+    return categoriesTable.findById(read, id);
   }
 
-  findLiveIds(
-    userId: string,
-    ids: string[],
-    source: DataSource | EntityManager = this.source,
-  ): Promise<Category[]> {
-    return categoriesTable.findByIds(userRead(source, userId), ids);
+  findLiveIds(read: UserRead, ids: string[]): Promise<Category[]> {
+    return categoriesTable.findByIds(read, ids);
   }
 
-  create(userId: string, snapshot: Snapshot): Promise<Category> {
-    return withUserChange(this.source, userId, (change) => categoriesTable.insert(change, snapshot));
+  create(change: UserChange, snapshot: Snapshot): Promise<Category> {
+    return categoriesTable.insert(change, snapshot);
   }
 
   update(
-    userId: string,
+    change: UserChange,
     id: string,
     decide: (
       current: Category,
       loadRevision: (at: Date) => Promise<Snapshot | undefined>,
     ) => Promise<Snapshot>,
   ): Promise<Category | undefined> {
-    return withUserChange(this.source, userId, (change) => categoriesTable.updateGuarded(change, id, decide));
+    return categoriesTable.updateGuarded(change, id, decide);
   }
 
   /** Soft-deletes; tags lose it as their category, other references follow the hooks. */
-  async delete(userId: string, id: string): Promise<boolean> {
-    return withUserChange(this.source, userId, async (change) => {
-      const deleted = await categoriesTable.softDelete(change, [id]);
-      if (deleted) await this.moveReferences(change, { fromIds: [id], toId: null });
-      return deleted > 0;
-    });
+  async delete(change: UserChange, id: string): Promise<boolean> {
+    const deleted = await categoriesTable.softDelete(change, [id]);
+    if (deleted) await this.moveReferences(change, { fromIds: [id], toId: null });
+    return deleted > 0;
   }
 
-  /** Moves everything that used `fromIds` to `toId`, then deletes `fromIds`; one transaction. */
-  async merge(userId: string, fromIds: string[], toId: string): Promise<void> {
-    await withUserChange(this.source, userId, async (change) => {
-      const sources = fromIds.filter((id) => id !== toId);
-      await this.moveReferences(change, { fromIds: sources, toId });
-      await categoriesTable.softDelete(change, sources);
-    });
+  /** Moves everything that used `fromIds` to `toId`, then deletes `fromIds`; all in `change`. */
+  async merge(change: UserChange, fromIds: string[], toId: string): Promise<void> {
+    const sources = fromIds.filter((id) => id !== toId);
+    await this.moveReferences(change, { fromIds: sources, toId });
+    await categoriesTable.softDelete(change, sources);
   }
 
   private async moveReferences(
@@ -147,8 +135,8 @@ export class CategoryRepository {
     for (const hook of categoryReferenceHooks) await hook(change, options);
   }
 
-  countsFor(userId: string, ids: string[]): Promise<Map<string, Record<string, number>>> {
+  countsFor(read: UserRead, ids: string[]): Promise<Map<string, Record<string, number>>> {
     const zeros = Object.fromEntries(CATEGORY_COUNT_KEYS.map((key) => [key, 0]));
-    return countUsage(categoryUsageCounters, userRead(this.source, userId), ids, zeros);
+    return countUsage(categoryUsageCounters, read, ids, zeros);
   }
 }

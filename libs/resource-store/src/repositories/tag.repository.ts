@@ -1,7 +1,5 @@
 import { isResourceId } from '@pfs/contracts';
-import type { DataSource } from 'typeorm';
-import { withUserChange } from '../sync/change-sequence';
-import { userRead } from '../sync/user-change';
+import type { UserChange, UserRead } from '../sync/user-change';
 import type { PageRequest, PageResult, Snapshot } from '../sync/resource-table';
 import type { SqlFilter } from '../sync/sql-params';
 import { likePattern } from './category.repository';
@@ -60,57 +58,55 @@ function filtersOf(filters: TagFilters): SqlFilter[] {
   return out;
 }
 
-/** Tags of one user, as plain data; every write claims the user's change sequence. */
+/** Tags of one user, as plain data: reads take a `UserRead`, writes run in the caller's `UserChange`. */
 export class TagRepository {
-  constructor(private readonly source: DataSource) {}
-
-  list(userId: string, page: PageRequest, filters: TagFilters = {}): Promise<PageResult<Tag>> {
-    return tagsTable.list(userRead(this.source, userId), page, filtersOf(filters));
+  list(read: UserRead, page: PageRequest, filters: TagFilters = {}): Promise<PageResult<Tag>> {
+    return tagsTable.list(read, page, filtersOf(filters));
   }
 
-  findById(userId: string, id: string): Promise<Tag | undefined> {
-    return tagsTable.findById(userRead(this.source, userId), id);
+  findById(read: UserRead, id: string): Promise<Tag | undefined> {
+    return tagsTable.findById(read, id);
   }
 
-  findLiveIds(userId: string, ids: string[]): Promise<Tag[]> {
-    return tagsTable.findByIds(userRead(this.source, userId), ids);
+  findLiveIds(read: UserRead, ids: string[]): Promise<Tag[]> {
+    return tagsTable.findByIds(read, ids);
   }
 
-  create(userId: string, snapshot: Snapshot): Promise<Tag> {
-    return withUserChange(this.source, userId, (change) => tagsTable.insert(change, snapshot));
+  create(change: UserChange, snapshot: Snapshot): Promise<Tag> {
+    return tagsTable.insert(change, snapshot);
   }
 
   update(
-    userId: string,
+    change: UserChange,
     id: string,
     decide: (current: Tag, loadRevision: (at: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>,
   ): Promise<Tag | undefined> {
-    return withUserChange(this.source, userId, (change) => tagsTable.updateGuarded(change, id, decide));
+    return tagsTable.updateGuarded(change, id, decide);
   }
 
-  async delete(userId: string, id: string): Promise<boolean> {
-    return withUserChange(this.source, userId, async (change) => {
-      const deleted = await tagsTable.softDelete(change, [id]);
-      if (deleted) {
-        for (const hook of tagReferenceHooks) await hook(change, { fromIds: [id], toId: null });
-      }
-      return deleted > 0;
-    });
+  async delete(change: UserChange, id: string): Promise<boolean> {
+    const deleted = await tagsTable.softDelete(change, [id]);
+    if (deleted) {
+      for (const hook of tagReferenceHooks) await hook(change, { fromIds: [id], toId: null });
+    }
+    return deleted > 0;
   }
 
   /** Merges `fromIds` into the tag `target.tag`, or turns them into the category `target.category`. */
-  async merge(userId: string, fromIds: string[], target: { tag?: string; category?: string }): Promise<void> {
-    await withUserChange(this.source, userId, async (change) => {
-      const sources = fromIds.filter((id) => id !== target.tag);
-      const hooks = target.tag ? tagReferenceHooks : tagToCategoryHooks;
-      const toId = target.tag ?? target.category ?? null;
-      for (const hook of hooks) await hook(change, { fromIds: sources, toId });
-      await tagsTable.softDelete(change, sources);
-    });
+  async merge(
+    change: UserChange,
+    fromIds: string[],
+    target: { tag?: string; category?: string },
+  ): Promise<void> {
+    const sources = fromIds.filter((id) => id !== target.tag);
+    const hooks = target.tag ? tagReferenceHooks : tagToCategoryHooks;
+    const toId = target.tag ?? target.category ?? null;
+    for (const hook of hooks) await hook(change, { fromIds: sources, toId });
+    await tagsTable.softDelete(change, sources);
   }
 
-  countsFor(userId: string, ids: string[]): Promise<Map<string, Record<string, number>>> {
+  countsFor(read: UserRead, ids: string[]): Promise<Map<string, Record<string, number>>> {
     const zeros = Object.fromEntries(TAG_COUNT_KEYS.map((key) => [key, 0]));
-    return countUsage(tagUsageCounters, userRead(this.source, userId), ids, zeros);
+    return countUsage(tagUsageCounters, read, ids, zeros);
   }
 }

@@ -15,12 +15,16 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
   const api = deps.resourceApi;
 
   const countsOf = async (userId: string, record: T) =>
-    (await repository.countsFor(userId, [record.id])).get(record.id);
+    (await repository.countsFor(deps.store.read(userId), [record.id])).get(record.id);
 
   const list: ApiHandler = async (ctx, req, res) => {
     const userId = ctx.userId;
     const params = api.parseList(req, { endpoint: resource, defaultPerPage: spec.defaultPerPage });
-    const result = await repository.list(userId, params, spec.filters(req.query as Record<string, unknown>));
+    const result = await repository.list(
+      deps.store.read(userId),
+      params,
+      spec.filters(req.query as Record<string, unknown>),
+    );
     const ids = result.items.map((item) => item.id);
     // Counts scan entries; remembered per watermark, they cost nothing until the user writes again.
     const counts = new Map(
@@ -28,7 +32,7 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
         await api.rememberAtWatermark(
           `counts:${resource}:${userId}:${ids.join(',')}`,
           result.watermark,
-          async () => Object.fromEntries(await repository.countsFor(userId, ids)),
+          async () => Object.fromEntries(await repository.countsFor(deps.store.read(userId), ids)),
         ),
       ),
     );
@@ -41,7 +45,7 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const record = await repository.findById(ctx.userId, String(req.params.id));
+    const record = await repository.findById(deps.store.read(ctx.userId), String(req.params.id));
     if (!record) throw notFound(what, String(req.params.id));
     const counts = await countsOf(ctx.userId, record);
     api.respond.sendObject(req, res, resource, present(record, counts), record.modifiedAt);
@@ -49,8 +53,8 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
 
   const create: ApiHandler = async (ctx, req, res) => {
     const userId = ctx.userId;
-    const state = await parseCreateBody(api.schemas, resource, req.body, check?.(userId));
-    const created = await repository.create(userId, state);
+    const state = await parseCreateBody(api.schemas, resource, req.body, check?.(deps.store.read(userId)));
+    const created = await deps.store.change(userId, (change) => repository.create(change, state));
     const counts = await countsOf(userId, created);
     api.respond.sendCreated(res, resource, `/${resource}`, created.id, present(created, counts));
   };
@@ -66,19 +70,21 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
         schemas: api.schemas,
         mode,
         update: (decide) =>
-          repository.update(
-            userId,
-            id,
-            guard
-              ? async (current, loadRevision) => {
-                  guard(current);
-                  return decide(current, loadRevision);
-                }
-              : decide,
+          deps.store.change(userId, (change) =>
+            repository.update(
+              change,
+              id,
+              guard
+                ? async (current, loadRevision) => {
+                    guard(current);
+                    return decide(current, loadRevision);
+                  }
+                : decide,
+            ),
           ),
         toSnapshot: spec.toSnapshot,
         present: (record) => present(record),
-        check: check?.(userId),
+        check: check?.(deps.store.read(userId)),
         what,
         id,
       });
@@ -91,11 +97,11 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
     const id = String(req.params.id);
     if (guard) {
       // A guarded record is read first: the guard decides on what is stored before anything is deleted.
-      const current = await repository.findById(userId, id);
+      const current = await repository.findById(deps.store.read(userId), id);
       if (!current) throw notFound(what, id);
       guard(current);
-      await repository.delete(userId, current.id);
-    } else if (!(await repository.delete(userId, id))) {
+      await deps.store.change(userId, (change) => repository.delete(change, current.id));
+    } else if (!(await deps.store.change(userId, (change) => repository.delete(change, id)))) {
       throw notFound(what, id);
     }
     api.respond.sendNoContent(res);

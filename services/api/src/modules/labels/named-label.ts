@@ -1,4 +1,11 @@
-import type { PageRequest, PageResult, Snapshot, SyncedRecord } from '@pfs/resource-store';
+import type {
+  PageRequest,
+  PageResult,
+  Snapshot,
+  SyncedRecord,
+  UserChange,
+  UserRead,
+} from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 
@@ -7,16 +14,16 @@ export type LabelCounts = Record<string, number>;
 
 /** What the named-label handlers need of a store repository (categories and tags have the same shape). */
 export interface NamedLabelRepository<T extends SyncedRecord, F> {
-  list(userId: string, page: PageRequest, filters: F): Promise<PageResult<T>>;
-  findById(userId: string, id: string): Promise<T | undefined>;
-  create(userId: string, snapshot: Snapshot): Promise<T>;
+  list(read: UserRead, page: PageRequest, filters: F): Promise<PageResult<T>>;
+  findById(read: UserRead, id: string): Promise<T | undefined>;
+  create(change: UserChange, snapshot: Snapshot): Promise<T>;
   update(
-    userId: string,
+    change: UserChange,
     id: string,
     decide: (current: T, loadRevision: (at: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>,
   ): Promise<T | undefined>;
-  delete(userId: string, id: string): Promise<boolean>;
-  countsFor(userId: string, ids: string[]): Promise<Map<string, LabelCounts>>;
+  delete(change: UserChange, id: string): Promise<boolean>;
+  countsFor(read: UserRead, ids: string[]): Promise<Map<string, LabelCounts>>;
 }
 
 /**
@@ -49,6 +56,6 @@ export interface NamedLabelBinding<T extends SyncedRecord, F> {
   /** Refuses to change or delete a record (e.g. system categories are read-only). */
   guard?: (record: T) => void;
   /** Checks the final state of a create or update (e.g. a referenced id belongs to the user). */
-  check?: (userId: string) => (state: Snapshot) => Promise<void>;
+  check?: (read: UserRead) => (state: Snapshot) => Promise<void>;
   merge: ApiHandler;
 }

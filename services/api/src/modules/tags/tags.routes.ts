@@ -1,7 +1,14 @@
 import { isResourceId } from '@pfs/contracts';
 import { inputError, notFound } from '@pfs/errors';
 import { parseListParam } from '@pfs/resource-api';
-import { CategoryRepository, type Snapshot, type Tag, TagRepository, tagsTable } from '@pfs/resource-store';
+import {
+  CategoryRepository,
+  type Snapshot,
+  type Tag,
+  TagRepository,
+  tagsTable,
+  type UserRead,
+} from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 import { labelFilters } from '../labels/label-filters';
@@ -36,9 +43,9 @@ function readUsedWithTagsMin(raw: unknown): number | undefined {
 }
 
 /** A tag's category must be one of the user's live categories. */
-const checkCategory = (categories: CategoryRepository) => (userId: string) => async (state: Snapshot) => {
+const checkCategory = (categories: CategoryRepository) => (read: UserRead) => async (state: Snapshot) => {
   if (state.category === undefined) return;
-  const [found] = await categories.findLiveIds(userId, [String(state.category)]);
+  const [found] = await categories.findLiveIds(read, [String(state.category)]);
   if (!found) throw inputError([{ field: 'category', error: 'must be the id of one of your categories' }]);
 };
 
@@ -66,13 +73,16 @@ function mergeHandler(
       throw inputError([{ field: targets[0], error: `must be a ${targets[0]} id` }]);
     const userId = ctx.userId;
     const wanted = [...new Set(targets[0] === 'tag' ? [...sources, targetId] : sources)];
-    const found = await tags.findLiveIds(userId, wanted);
+    const found = await tags.findLiveIds(deps.store.read(userId), wanted);
     const missing = wanted.filter((id) => !found.some((tag) => tag.id === id));
     if (missing.length) throw notFound('Tag', missing[0]);
-    if (targets[0] === 'category' && !(await categories.findLiveIds(userId, [targetId])).length) {
+    if (
+      targets[0] === 'category' &&
+      !(await categories.findLiveIds(deps.store.read(userId), [targetId])).length
+    ) {
       throw notFound('Category', targetId);
     }
-    await tags.merge(userId, sources, { [targets[0]]: targetId });
+    await deps.store.change(userId, (change) => tags.merge(change, sources, { [targets[0]]: targetId }));
     deps.resourceApi.respond.sendNoContent(res);
   };
 }
