@@ -98,8 +98,11 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
           adaptError(response);
           if (error.name === 'server_error') {
             // A store that went away while the library ran is an outage, not a fault: 503 with Retry-After.
-            const inner = (error as { inner?: unknown }).inner;
-            if (isStoreUnavailable(inner)) throw asUnavailable(inner);
+            // The library keeps the cause in `inner` only when it passes its `instanceof Error` check; an error
+            // from another realm (Node's own socket errors under a VM context, as in Jest) lands in `message`.
+            const { inner, message } = error as { inner?: unknown; message?: unknown };
+            const cause = inner ?? (typeof message === 'object' ? message : undefined);
+            if (isStoreUnavailable(cause)) throw asUnavailable(cause);
             // The library wraps our failures (a database error…) and would show their message: log it, say little.
             deps.logger.error(
               { err: (error as { inner?: unknown }).inner ?? error, requestId: req.id },
