@@ -33,7 +33,7 @@ export function buildApiApp(deps: ApiDependencies, modules: readonly ApiModule[]
     operations.filter((operation) => operation.files),
     apiContextOf,
   );
-  app.use(frontDoor(deps, modules, filesRouter));
+  app.use(frontDoor(deps, filesRouter));
   app.use(
     operationsRouter(
       operations.filter((operation) => !operation.files),

@@ -15,24 +15,19 @@ import {
   httpsMiddleware,
   jsonBodyTypes,
   negotiateMediaType,
-  operationsRouter,
   placeholderBodies,
   requireJsonBody,
 } from '@pfs/resource-api';
-import express, { type Request, type RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { isHttpsRequired } from '../config';
 import type { ApiDependencies } from '../dependencies';
 import { authenticate } from '../middleware/authenticate.middleware';
 import { personalTokenUseRecorder } from '../middleware/personal-token-use';
 import { TokenRecordFallback } from '../middleware/token-record-fallback';
-import type { ApiModule } from '../modules/api-module';
 import { exportFilesRoutes } from '../modules/exports/export-files.routes';
-import { operationsOf } from '../modules/api-module';
-import { meModule } from '../modules/me/me.module';
 import { isGetMe } from '../modules/me/me.routes';
 import { schemaRoutes } from '../modules/schema/schema.routes';
-import { apiContextOf } from './api-operation';
 import { oneLayer } from './one-layer';
 import { recordedHeaders } from './recorded-headers';
 
@@ -42,11 +37,7 @@ import { recordedHeaders } from './recorded-headers';
  * authentication and rate limit (one Redis round trip), the file routes, media type and the JSON body
  * checks. The order is the order of the steps below, exactly as when each was its own `app.use`.
  */
-export function frontDoor(
-  deps: ApiDependencies,
-  modules: readonly ApiModule[],
-  filesRouter: RequestHandler,
-): RequestHandler {
+export function frontDoor(deps: ApiDependencies, filesRouter: RequestHandler): RequestHandler {
   // Redis holds token records without persistence; after it restarts empty they come back from Postgres.
   const fallback = new TokenRecordFallback(deps.repos.liveTokens, deps.redis);
   const checks = storeChecks(deps.storeHealth, deps.redis);
@@ -72,8 +63,6 @@ export function frontDoor(
       prefetchProfile: isGetMe,
       recoverRecord: (token) => fallback.recover(token),
     }),
-    // The authentication step read the cached `/me` beside the token: answer it right here (hotGetMe).
-    ...(modules.includes(meModule) ? [hotGetMe(getMeRouter(deps))] : []),
     // File routes take and send other media types, so they answer before the JSON-only checks.
     filesRouter,
     negotiateMediaType,
@@ -82,28 +71,4 @@ export function frontDoor(
     bodyTextGuard,
     placeholderBodies(deps.resourceApi.schemas),
   );
-}
-
-/** The router of `GET /me` alone, from the me module's own operation (its scope check included). */
-function getMeRouter(deps: ApiDependencies): RequestHandler {
-  const getMe = operationsOf(meModule, deps).filter((operation) => operation.rel === 'self');
-  return operationsRouter(getMe, apiContextOf);
-}
-
-const hasNoBody = (req: Request) =>
-  req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-
-/**
- * `GET /me` without a body, straight after authentication: media type, then the me routes. What it skips
- * cannot answer it (the file routes, the JSON body checks with no body, the other modules' routes), so the
- * answer is the same; it saves about 6 % of the request's CPU (docs/bench.md). Anything else passes on.
- */
-function hotGetMe(meRouter: RequestHandler): RequestHandler {
-  return (req, res, next) => {
-    if (!isGetMe(req) || !hasNoBody(req)) {
-      next();
-      return;
-    }
-    negotiateMediaType(req, res, () => meRouter(req, res, next));
-  };
 }
