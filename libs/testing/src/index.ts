@@ -31,4 +31,8 @@ export {
 } from './service-process';
 export type { ServiceProcess } from './service-process';
 export { startPrivatePostgres, startPrivateRedis } from './private-stores';
-export type { PrivatePostgres, PrivateRedis } from './private-stores';
+export type { PrivatePostgres, PrivatePostgresOptions, PrivateRedis } from './private-stores';
+export { startPrivateReplica, startPrivateReplicatedPostgres } from './private-replication';
+export type { PrivateReplicatedPostgres } from './private-replication';
+export { PGBOUNCER_BIN, startPgBouncer } from './pgbouncer';
+export type { PgBouncerOptions, PrivatePgBouncer } from './pgbouncer';

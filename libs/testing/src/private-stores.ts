@@ -13,7 +13,7 @@ import { freePort } from './service-process';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves once something accepts TCP connections on the port. */
-async function waitForPort(port: number, timeoutMs = 20_000): Promise<void> {
+export async function waitForPort(port: number, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
@@ -77,6 +77,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
 
 export interface PrivatePostgres {
   port: number;
+  /** The cluster's data directory (a replica is made from the running cluster with pg_basebackup). */
+  dataDir: string;
   /** URL of database `name` on this cluster (trust auth, user postgres). */
   url(name: string): string;
   start(): Promise<void>;
@@ -87,31 +89,54 @@ export interface PrivatePostgres {
 }
 
 /** The first PostgreSQL server binaries under /usr/lib/postgresql/<version>/bin. */
-function postgresBin(tool: string): string {
+export function postgresBin(tool: string): string {
   const [version] = readdirSync('/usr/lib/postgresql').sort().reverse();
   return `/usr/lib/postgresql/${version}/bin/${tool}`;
 }
 
 /** Runs a PostgreSQL tool as the `postgres` user when we are root (initdb refuses root). */
-function runPostgresTool(tool: string, args: string[]): void {
+export function runPostgresTool(tool: string, args: string[]): void {
   const asUser = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
   const [command, ...rest] = [...asUser, postgresBin(tool), ...args];
   execFileSync(command, rest, { stdio: 'ignore' });
 }
 
-/** A new cluster (initdb, trust auth) on a free loopback port, started. */
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  const port = await freePort();
-  const root = mkdtempSync(join(tmpdir(), 'pfs-pg-'));
+export interface PrivatePostgresOptions {
+  /** Server settings (`-c name=value`), e.g. `{ wal_level: 'replica' }` or `shared_preload_libraries`. */
+  settings?: Record<string, string | number>;
+}
+
+/** A new cluster (initdb, trust auth, replication allowed from loopback) on a free loopback port, started. */
+export async function startPrivatePostgres(options: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
+  const root = privateDirectory('pfs-pg-');
   const data = join(root, 'data');
-  if (process.getuid?.() === 0) chownSync(root, ...postgresIds());
   runPostgresTool('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync']);
-  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  return runPrivateCluster(root, data, options);
+}
+
+/** A directory under the system temp dir, owned by `postgres` when we are root. */
+export function privateDirectory(prefix: string): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  if (process.getuid?.() === 0) chownSync(root, ...postgresIds());
+  return root;
+}
+
+/** Starts the cluster in `data` on a free port (its files under `root`, removed by destroy()). */
+export async function runPrivateCluster(
+  root: string,
+  data: string,
+  options: PrivatePostgresOptions = {},
+): Promise<PrivatePostgres> {
+  const port = await freePort();
+  const settings = Object.entries({ listen_addresses: '127.0.0.1', fsync: 'off', ...options.settings });
+  const flags = settings.map(([name, value]) => `-c ${name}=${value}`).join(' ');
+  const serverOptions = `-p ${port} -k ${root} ${flags}`;
   const cluster: PrivatePostgres = {
     port,
+    dataDir: data,
     url: (name) => `postgres://postgres@127.0.0.1:${port}/${name}`,
     async start() {
-      runPostgresTool('pg_ctl', ['-D', data, '-o', options, '-l', join(root, 'log'), '-w', 'start']);
+      runPostgresTool('pg_ctl', ['-D', data, '-o', serverOptions, '-l', join(root, 'log'), '-w', 'start']);
       await waitForPort(port);
     },
     async stop() {
@@ -130,7 +155,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   return cluster;
 }
 
-function postgresIds(): [number, number] {
+export function postgresIds(): [number, number] {
   const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
   const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
   return [uid, gid];
