@@ -1,7 +1,6 @@
 import type { ExportStatus, ExportType } from '@pfs/contracts';
 import type { DataSource } from 'typeorm';
-import { withUserChange } from '../sync/change-sequence';
-import { transactionOf, userRead } from '../sync/user-change';
+import { handleOf, transactionOf, type UserChange, type UserRead, userRead } from '../sync/user-change';
 import { PageRequest, PageResult, RawRow, ResourceTable } from '../sync/resource-table';
 import { ExportProgress, ExportRecord, exportsTable, NewExport, PROGRESS_COLUMNS } from './exports-table';
 
@@ -17,105 +16,101 @@ export { exportsTable };
 /**
  * Exports of a user. Reads and the one client write (`seen`) follow the shared resource conventions;
  * the worker moves the status with `advance`, a conditional update, so a move happens once even when
- * two processes race on the same export.
+ * two processes race on the same export. A user's reads take the user's `UserRead`, writes the caller's
+ * `UserChange` (one change sequence each); the sweepers' cross-user reads (`findExpired`, `findUnfinished`)
+ * use the pool.
  */
 export class ExportRepository {
   constructor(private readonly source: DataSource) {}
 
-  async create(userId: string, input: NewExport): Promise<ExportRecord> {
-    return withUserChange(this.source, userId, async (change) => {
-      const rows: RawRow[] = await transactionOf(change).query(
-        `INSERT INTO exports (user_id, type, resources, formats, filters, from_date, to_date, change_seq, modified_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, date_trunc('milliseconds', clock_timestamp()))
-         RETURNING id::text AS id`,
-        [
-          userId,
-          input.type,
-          input.resources,
-          input.formats,
-          input.filters,
-          input.from,
-          input.to,
-          change.changeSeq,
-        ],
-      );
-      await exportsTable.recordRevisions(change, [String(rows[0].id)]);
-      return (await exportsTable.findById(change, String(rows[0].id)))!;
-    });
+  async create(change: UserChange, input: NewExport): Promise<ExportRecord> {
+    const rows: RawRow[] = await transactionOf(change).query(
+      `INSERT INTO exports (user_id, type, resources, formats, filters, from_date, to_date, change_seq, modified_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, date_trunc('milliseconds', clock_timestamp()))
+       RETURNING id::text AS id`,
+      [
+        change.userId,
+        input.type,
+        input.resources,
+        input.formats,
+        input.filters,
+        input.from,
+        input.to,
+        change.changeSeq,
+      ],
+    );
+    await exportsTable.recordRevisions(change, [String(rows[0].id)]);
+    return (await exportsTable.findById(change, String(rows[0].id)))!;
   }
 
   /** PUT /exports/{id}: the layer's guarded update (modified checks, merges); only `seen` is written. */
   update(
-    userId: string,
+    change: UserChange,
     id: string,
     decide: Parameters<ResourceTable<ExportRecord>['updateGuarded']>[2],
   ): Promise<ExportRecord | undefined> {
-    return withUserChange(this.source, userId, (change) => exportsTable.updateGuarded(change, id, decide));
+    return exportsTable.updateGuarded(change, id, decide);
   }
 
   findById(
-    userId: string,
+    read: UserRead,
     id: string,
     options: { includeDeleted?: boolean } = {},
   ): Promise<ExportRecord | undefined> {
-    return exportsTable.findById(userRead(this.source, userId), id, options);
+    return exportsTable.findById(read, id, options);
   }
 
   list(
-    userId: string,
+    read: UserRead,
     request: PageRequest,
     filters: ExportListFilters = {},
   ): Promise<PageResult<ExportRecord>> {
     const conditions = [];
     if (filters.status) conditions.push((p: (v: unknown) => string) => `t.status = ${p(filters.status)}`);
     if (filters.type) conditions.push((p: (v: unknown) => string) => `t.type = ${p(filters.type)}`);
-    return exportsTable.list(userRead(this.source, userId), request, conditions);
+    return exportsTable.list(read, request, conditions);
   }
 
   /** Sets `seen`; a no-op write (same value) changes nothing, so sync sees no change. */
-  async setSeen(userId: string, id: string, seen: boolean): Promise<ExportRecord | undefined> {
-    return withUserChange(this.source, userId, async (change) => {
-      const current = await exportsTable.findById(change, id, { forUpdate: true });
-      if (!current || current.seen === seen) return current;
-      return exportsTable.update(change, id, { seen });
-    });
+  async setSeen(change: UserChange, id: string, seen: boolean): Promise<ExportRecord | undefined> {
+    const current = await exportsTable.findById(change, id, { forUpdate: true });
+    if (!current || current.seen === seen) return current;
+    return exportsTable.update(change, id, { seen });
   }
 
   /**
-   * Moves the status from one of `from` to `to`, with the given fields, in one change transaction.
+   * Moves the status from one of `from` to `to`, with the given fields, in the caller's change.
    * Returns the new record, or undefined when the export is no longer in a `from` state (someone else moved it).
    */
   async advance(
-    userId: string,
+    change: UserChange,
     id: string,
     from: readonly ExportStatus[],
     to: ExportStatus,
     progress: ExportProgress = {},
   ): Promise<ExportRecord | undefined> {
-    return withUserChange(this.source, userId, async (change) => {
-      const values: unknown[] = [userId, id, from, to, change.changeSeq];
-      const sets = Object.entries(progress).map(([field, value]) => {
-        values.push(value);
-        return `${PROGRESS_COLUMNS[field as keyof ExportProgress]} = $${values.length}`;
-      });
-      const rows: RawRow[] = await transactionOf(change).query(
-        `UPDATE exports t SET status = $4, change_seq = $5${sets.map((set) => `, ${set}`).join('')},
-           modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
-         WHERE t.user_id = $1 AND t.id = $2 AND t.status = ANY($3) AND NOT t.deleted
-         RETURNING t.id`,
-        values,
-      );
-      if (!rows[0]) return undefined;
-      // Each status move is a revision a client may hold; a later PUT of `seen` based on it must merge.
-      await exportsTable.recordRevisions(change, [id]);
-      return exportsTable.findById(change, id);
+    const values: unknown[] = [change.userId, id, from, to, change.changeSeq];
+    const sets = Object.entries(progress).map(([field, value]) => {
+      values.push(value);
+      return `${PROGRESS_COLUMNS[field as keyof ExportProgress]} = $${values.length}`;
     });
+    const rows: RawRow[] = await transactionOf(change).query(
+      `UPDATE exports t SET status = $4, change_seq = $5${sets.map((set) => `, ${set}`).join('')},
+         modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
+       WHERE t.user_id = $1 AND t.id = $2 AND t.status = ANY($3) AND NOT t.deleted
+       RETURNING t.id`,
+      values,
+    );
+    if (!rows[0]) return undefined;
+    // Each status move is a revision a client may hold; a later PUT of `seen` based on it must merge.
+    await exportsTable.recordRevisions(change, [id]);
+    return exportsTable.findById(change, id);
   }
 
-  /** Counts a processing attempt (not a change clients see). */
-  async countAttempt(userId: string, id: string): Promise<void> {
-    await this.source.query(`UPDATE exports SET attempts = attempts + 1 WHERE user_id = $1 AND id = $2`, [
-      userId,
+  /** Counts a processing attempt (not a change clients see: no change sequence). */
+  async countAttempt(read: UserRead, id: string): Promise<void> {
+    await handleOf(read).query(`UPDATE exports SET attempts = attempts + 1 WHERE user_id = $1 AND id = $2`, [
+      read.userId,
       id,
     ]);
   }
@@ -128,7 +123,9 @@ export class ExportRepository {
        ORDER BY t.expires_at LIMIT $2`,
       [now, limit],
     );
-    const found = await Promise.all(rows.map((row) => this.findById(String(row.user_id), String(row.id))));
+    const found = await Promise.all(
+      rows.map((row) => exportsTable.findById(userRead(this.source, String(row.user_id)), String(row.id))),
+    );
     return found.filter((record): record is ExportRecord => record !== undefined);
   }
 
@@ -144,13 +141,11 @@ export class ExportRepository {
   }
 
   /** After its file is removed, an expired export is deleted (soft: sync clients learn it is gone). */
-  async markExpired(userId: string, id: string): Promise<void> {
-    await withUserChange(this.source, userId, async (change) => {
-      await transactionOf(change).query(
-        `UPDATE exports SET storage_key = NULL, download_url = NULL WHERE user_id = $1 AND id = $2`,
-        [userId, id],
-      );
-      await exportsTable.softDelete(change, [id]);
-    });
+  async markExpired(change: UserChange, id: string): Promise<void> {
+    await transactionOf(change).query(
+      `UPDATE exports SET storage_key = NULL, download_url = NULL WHERE user_id = $1 AND id = $2`,
+      [change.userId, id],
+    );
+    await exportsTable.softDelete(change, [id]);
   }
 }

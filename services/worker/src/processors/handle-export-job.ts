@@ -22,7 +22,7 @@ function isLastAttempt(job: Job, error: unknown): boolean {
 export function handleExportJob(deps: PipelineDependencies): ExportJobHandler {
   return async (payload: ExportJobPayload, job: Job, token?: string) => {
     const { userId, exportId } = payload;
-    const record = await deps.repos.exports.findById(userId, exportId);
+    const record = await deps.repos.exports.findById(deps.repos.store.read(userId), exportId);
     // Deleted, another user's, or already finished: nothing to do (a duplicate delivery of the job).
     if (!record || TERMINAL_STATUSES.includes(record.status)) return;
     if (!(await deps.slots.acquire(userId, exportId))) {
@@ -35,7 +35,7 @@ export function handleExportJob(deps: PipelineDependencies): ExportJobHandler {
     );
     const timer = exportJobDuration.startTimer();
     try {
-      await deps.repos.exports.countAttempt(userId, exportId);
+      await deps.repos.exports.countAttempt(deps.repos.store.read(userId), exportId);
       await runExport(deps, userId, exportId);
       timer({ state: 'completed' });
     } catch (error) {

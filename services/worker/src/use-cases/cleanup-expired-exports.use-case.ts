@@ -15,7 +15,9 @@ export async function cleanupExpiredExports(
     const expired = await deps.repos.exports.findExpired(now, BATCH);
     for (const record of expired) {
       if (record.storageKey) await deps.storage.delete(record.storageKey);
-      await deps.repos.exports.markExpired(record.userId, record.id);
+      await deps.repos.store.change(record.userId, (change) =>
+        deps.repos.exports.markExpired(change, record.id),
+      );
       cleaned += 1;
     }
     if (expired.length < BATCH) return cleaned;

@@ -1,4 +1,5 @@
 import type { ExportRecord } from '@pfs/resource-store';
+import { moveExport } from './move-export';
 import type { PipelineDependencies } from './pipeline-dependencies';
 
 const formatSize = (bytes: number) =>
@@ -51,5 +52,5 @@ export async function deliverExport(
       });
     }
   }
-  return deps.repos.exports.advance(record.userId, record.id, ['sending'], 'sent');
+  return moveExport(deps.repos, record, ['sending'], 'sent');
 }

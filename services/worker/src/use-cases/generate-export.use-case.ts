@@ -3,6 +3,7 @@ import { storeExportFiles } from '../export/export-file';
 import { planExportFiles } from '../export/plan-export-files';
 import type { PipelineDependencies } from './pipeline-dependencies';
 import { ExportFailure } from './export-failure';
+import { moveExport } from './move-export';
 
 /**
  * generating → generated: streams the export's files into storage under a key of its own (a retry
@@ -25,7 +26,7 @@ export async function generateExport(
     expiresInSeconds: deps.ttlSeconds,
     filename: stored.filename,
   });
-  return deps.repos.exports.advance(record.userId, record.id, ['generating'], 'generated', {
+  return moveExport(deps.repos, record, ['generating'], 'generated', {
     storageKey: stored.key,
     filename: stored.filename,
     filesize: stored.size,

@@ -2,6 +2,7 @@ import type { ExportStatus } from '@pfs/contracts';
 import type { ExportRecord } from '@pfs/resource-store';
 import { deliverExport } from './deliver-export.use-case';
 import { generateExport } from './generate-export.use-case';
+import { moveExport } from './move-export';
 import type { PipelineDependencies, WorkerRepositories } from './pipeline-dependencies';
 
 export const TERMINAL_STATUSES: readonly ExportStatus[] = ['sent', 'error'];
@@ -12,7 +13,7 @@ async function step(deps: PipelineDependencies, record: ExportRecord): Promise<E
     case 'generating':
       return generateExport(deps, record);
     case 'generated':
-      return deps.repos.exports.advance(record.userId, record.id, ['generated'], 'sending');
+      return moveExport(deps.repos, record, ['generated'], 'sending');
     case 'sending':
       return deliverExport(deps, record);
     default:
@@ -30,10 +31,11 @@ export async function runExport(
   userId: string,
   exportId: string,
 ): Promise<ExportRecord | undefined> {
-  let record = await deps.repos.exports.findById(userId, exportId);
+  const user = deps.repos.store.read(userId);
+  let record = await deps.repos.exports.findById(user, exportId);
   while (record && !TERMINAL_STATUSES.includes(record.status)) {
     const moved = await step(deps, record);
-    record = moved ?? (await deps.repos.exports.findById(userId, exportId));
+    record = moved ?? (await deps.repos.exports.findById(user, exportId));
     if (!moved && record && !TERMINAL_STATUSES.includes(record.status)) {
       deps.logger.info(
         { exportId, status: record.status },
@@ -51,14 +53,12 @@ export async function failExport(
   exportId: string,
   reason: string,
 ): Promise<void> {
-  const failed = await deps.repos.exports.advance(
-    userId,
-    exportId,
+  const failed = await moveExport(
+    deps.repos,
+    { userId, id: exportId },
     ['generating', 'generated', 'sending'],
     'error',
-    {
-      errorReason: reason,
-    },
+    { errorReason: reason },
   );
   if (failed) {
     await deps.repos.notifications.createForExport(deps.repos.store.read(userId), exportId, {

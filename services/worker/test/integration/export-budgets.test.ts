@@ -30,14 +30,16 @@ async function insertBudget(seed: LedgerSeed, snapshot: Partial<BudgetSnapshot>)
 }
 
 async function exportBudgets(seed: LedgerSeed, from: string, to: string): Promise<string[][]> {
-  const created = await pipeline.deps.repos.exports.create(seed.userId, {
-    type: 'export',
-    resources: ['budgets'],
-    formats: ['csv'],
-    filters: null,
-    from,
-    to,
-  });
+  const created = await pipeline.deps.repos.store.change(seed.userId, (change) =>
+    pipeline.deps.repos.exports.create(change, {
+      type: 'export',
+      resources: ['budgets'],
+      formats: ['csv'],
+      filters: null,
+      from,
+      to,
+    }),
+  );
   const done = (await runExport(pipeline.deps, seed.userId, created.id))!;
   expect(done.status).toBe('sent');
   return parseCsv((await buffer((await pipeline.deps.storage.read(done.storageKey!)).body)).toString());

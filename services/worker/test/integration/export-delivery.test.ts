@@ -11,14 +11,16 @@ import { parseCsv, parseXlsx } from '../support/read-export-file';
 import { LedgerSeed } from '../support/seed-ledger';
 
 const exportOf = (pipeline: TestPipeline, userId: string, formats: string[]) =>
-  pipeline.deps.repos.exports.create(userId, {
-    type: 'export',
-    resources: ['expenses'],
-    formats,
-    filters: null,
-    from: null,
-    to: null,
-  });
+  pipeline.deps.repos.store.change(userId, (change) =>
+    pipeline.deps.repos.exports.create(change, {
+      type: 'export',
+      resources: ['expenses'],
+      formats,
+      filters: null,
+      from: null,
+      to: null,
+    }),
+  );
 
 describe('exports stored on S3', () => {
   let s3: RunningS3rver;
@@ -79,10 +81,16 @@ describe('exports stored on S3', () => {
     );
     expect(await cleanupExpiredExports(pipeline.deps)).toBeGreaterThanOrEqual(1);
     expect(await pipeline.deps.storage.size(done.storageKey!)).toBeUndefined();
-    expect(await pipeline.deps.repos.exports.findById(seed.userId, done.id)).toBeUndefined();
-    const deleted = (await pipeline.deps.repos.exports.findById(seed.userId, done.id, {
-      includeDeleted: true,
-    }))!;
+    expect(
+      await pipeline.deps.repos.exports.findById(pipeline.deps.repos.store.read(seed.userId), done.id),
+    ).toBeUndefined();
+    const deleted = (await pipeline.deps.repos.exports.findById(
+      pipeline.deps.repos.store.read(seed.userId),
+      done.id,
+      {
+        includeDeleted: true,
+      },
+    ))!;
     expect(deleted).toMatchObject({ deleted: true, storageKey: null, downloadUrl: null });
   });
 });

@@ -132,14 +132,16 @@ async function exportedIds(
   from?: string,
   to?: string,
 ): Promise<string[]> {
-  const created = await pipeline.deps.repos.exports.create(seed.userId, {
-    type: 'export',
-    resources: [resource],
-    formats: ['csv'],
-    filters,
-    from: from ?? null,
-    to: to ?? null,
-  });
+  const created = await pipeline.deps.repos.store.change(seed.userId, (change) =>
+    pipeline.deps.repos.exports.create(change, {
+      type: 'export',
+      resources: [resource],
+      formats: ['csv'],
+      filters,
+      from: from ?? null,
+      to: to ?? null,
+    }),
+  );
   const done = (await runExport(pipeline.deps, seed.userId, created.id))!;
   expect(done.status).toBe('sent');
   const rows = await parseCsv(

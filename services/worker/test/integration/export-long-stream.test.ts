@@ -38,14 +38,16 @@ describe('a long export under a short statement timeout', () => {
        FROM entries, generate_series(2, $2::int) AS n WHERE id = $1`,
       [first, ENTRIES],
     );
-    const created = await pipeline.deps.repos.exports.create(seed.userId, {
-      type: 'export',
-      resources: ['expenses'],
-      formats: ['xlsx'],
-      filters: null,
-      from: null,
-      to: null,
-    });
+    const created = await pipeline.deps.repos.store.change(seed.userId, (change) =>
+      pipeline.deps.repos.exports.create(change, {
+        type: 'export',
+        resources: ['expenses'],
+        formats: ['xlsx'],
+        filters: null,
+        from: null,
+        to: null,
+      }),
+    );
     const started = Date.now();
     const done = (await runExport(pipeline.deps, seed.userId, created.id))!;
     expect(done.status).toBe('sent');

@@ -41,15 +41,17 @@ beforeAll(async () => {
 afterAll(() => pipeline.close());
 
 async function exportOfx(resources: string[], extra: Record<string, unknown> = {}) {
-  const created = await pipeline.deps.repos.exports.create(seed.userId, {
-    type: 'export',
-    resources: resources as never,
-    formats: ['ofx'],
-    filters: null,
-    from: '2026-03-01',
-    to: '2026-03-31',
-    ...extra,
-  });
+  const created = await pipeline.deps.repos.store.change(seed.userId, (change) =>
+    pipeline.deps.repos.exports.create(change, {
+      type: 'export',
+      resources: resources as never,
+      formats: ['ofx'],
+      filters: null,
+      from: '2026-03-01',
+      to: '2026-03-31',
+      ...extra,
+    }),
+  );
   const done = (await runExport(pipeline.deps, seed.userId, created.id))!;
   expect(done.status).toBe('sent');
   expect(done.filename).toBe(`export-${created.id}.ofx`);
@@ -137,14 +139,16 @@ describe('OFX export', () => {
   });
 
   it('when xls (the reference name) and xlsx are both asked, then one workbook is written', async () => {
-    const created = await pipeline.deps.repos.exports.create(seed.userId, {
-      type: 'export',
-      resources: ['expenses'],
-      formats: ['xls', 'xlsx', 'csv'],
-      filters: null,
-      from: null,
-      to: null,
-    });
+    const created = await pipeline.deps.repos.store.change(seed.userId, (change) =>
+      pipeline.deps.repos.exports.create(change, {
+        type: 'export',
+        resources: ['expenses'],
+        formats: ['xls', 'xlsx', 'csv'],
+        filters: null,
+        from: null,
+        to: null,
+      }),
+    );
     const done = (await runExport(pipeline.deps, seed.userId, created.id))!;
     const files = await unzip(await buffer((await pipeline.deps.storage.read(done.storageKey!)).body));
     expect(Object.keys(files).sort()).toEqual(

@@ -20,15 +20,17 @@ async function exportOf(
   userId: string,
   input: Partial<Parameters<TestPipeline['deps']['repos']['exports']['create']>[1]>,
 ) {
-  const created = await pipeline.deps.repos.exports.create(userId, {
-    type: 'export',
-    resources: ['expenses'],
-    formats: ['csv'],
-    filters: null,
-    from: null,
-    to: null,
-    ...input,
-  });
+  const created = await pipeline.deps.repos.store.change(userId, (change) =>
+    pipeline.deps.repos.exports.create(change, {
+      type: 'export',
+      resources: ['expenses'],
+      formats: ['csv'],
+      filters: null,
+      from: null,
+      to: null,
+      ...input,
+    }),
+  );
   return (await runExport(pipeline.deps, userId, created.id))!;
 }
 
@@ -37,19 +39,22 @@ describe('the export pipeline', () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
     const account = await seed.account('Wallet');
     await seed.entry({ account, amount: '-3.20', date: '2026-03-01', description: 'coffee' });
-    const created = await pipeline.deps.repos.exports.create(seed.userId, {
-      type: 'export',
-      resources: ['expenses'],
-      formats: ['csv'],
-      filters: null,
-      from: null,
-      to: null,
-    });
+    const created = await pipeline.deps.repos.store.change(seed.userId, (change) =>
+      pipeline.deps.repos.exports.create(change, {
+        type: 'export',
+        resources: ['expenses'],
+        formats: ['csv'],
+        filters: null,
+        from: null,
+        to: null,
+      }),
+    );
     expect(created.status).toBe('generating');
     const stored: string[] = [];
-    const advance = pipeline.deps.repos.exports.advance.bind(pipeline.deps.repos.exports);
-    const spy = jest.spyOn(pipeline.deps.repos.exports, 'advance').mockImplementation(async (...args) => {
-      const result = await advance(...args);
+    // Each status move is a change of its own (the pipeline opens no other change on this path).
+    const change = pipeline.deps.repos.store.change.bind(pipeline.deps.repos.store);
+    const spy = jest.spyOn(pipeline.deps.repos.store, 'change').mockImplementation(async (...args) => {
+      const result = await change(...args);
       // Read back from Postgres, outside the pipeline: the move is committed before the next step.
       const [{ status }] = await pipeline.dataSource.query(`SELECT status FROM exports WHERE id = $1`, [
         created.id,
@@ -73,7 +78,14 @@ describe('the export pipeline', () => {
       spy.mockRestore();
     }
     const rows = await parseCsv(
-      (await readStored((await pipeline.deps.repos.exports.findById(seed.userId, created.id))!)).toString(),
+      (
+        await readStored(
+          (await pipeline.deps.repos.exports.findById(
+            pipeline.deps.repos.store.read(seed.userId),
+            created.id,
+          ))!,
+        )
+      ).toString(),
     );
     expect(rows).toEqual([
       ['Date', 'Account', 'Category', 'Tags', 'Amount', 'Currency', 'Description', 'Location', 'Entry id'],
@@ -127,15 +139,19 @@ describe('the export pipeline', () => {
       'apple',
       'device-token-2',
     );
-    const created = await pipeline.deps.repos.exports.create(seed.userId, {
-      type: 'export',
-      resources: ['summary'],
-      formats: ['csv'],
-      filters: null,
-      from: null,
-      to: null,
-    });
-    await pipeline.deps.repos.exports.setSeen(seed.userId, created.id, true);
+    const created = await pipeline.deps.repos.store.change(seed.userId, (change) =>
+      pipeline.deps.repos.exports.create(change, {
+        type: 'export',
+        resources: ['summary'],
+        formats: ['csv'],
+        filters: null,
+        from: null,
+        to: null,
+      }),
+    );
+    await pipeline.deps.repos.store.change(seed.userId, (change) =>
+      pipeline.deps.repos.exports.setSeen(change, created.id, true),
+    );
     await runExport(pipeline.deps, seed.userId, created.id);
     expect(
       await pipeline.deps.repos.pushTokens.listDeliveries(pipeline.deps.repos.store.read(seed.userId)),

@@ -115,14 +115,16 @@ function startWorker(overrides: Partial<PipelineDependencies>, userLimit = 1): W
 }
 
 async function newExport(seed: LedgerSeed, input: { formats?: string[] } = {}) {
-  return pipeline.deps.repos.exports.create(seed.userId, {
-    type: 'export',
-    resources: ['balances'],
-    formats: input.formats ?? ['csv'],
-    filters: null,
-    from: null,
-    to: null,
-  });
+  return pipeline.deps.repos.store.change(seed.userId, (change) =>
+    pipeline.deps.repos.exports.create(change, {
+      type: 'export',
+      resources: ['balances'],
+      formats: input.formats ?? ['csv'],
+      filters: null,
+      from: null,
+      to: null,
+    }),
+  );
 }
 
 const enqueue = (userId: string, exportId: string, attempts = 3) =>
@@ -140,7 +142,10 @@ describe('the export queue', () => {
     const record = await newExport(seed);
     const job = await enqueue(seed.userId, record.id);
     await job.waitUntilFinished(events, 15_000);
-    const done = (await pipeline.deps.repos.exports.findById(seed.userId, record.id))!;
+    const done = (await pipeline.deps.repos.exports.findById(
+      pipeline.deps.repos.store.read(seed.userId),
+      record.id,
+    ))!;
     expect(done.status).toBe('sent');
     expect(done.attempts).toBe(3);
     expect([...writes.values()]).toEqual([1]);
@@ -155,7 +160,10 @@ describe('the export queue', () => {
     const record = await newExport(seed);
     const job = await enqueue(seed.userId, record.id, 3);
     await expect(job.waitUntilFinished(events, 15_000)).rejects.toThrow('storage unavailable');
-    const failed = (await pipeline.deps.repos.exports.findById(seed.userId, record.id))!;
+    const failed = (await pipeline.deps.repos.exports.findById(
+      pipeline.deps.repos.store.read(seed.userId),
+      record.id,
+    ))!;
     expect(failed.status).toBe('error');
     expect(failed.errorReason).toBe(
       'The export could not be generated after 3 attempts; please try again later.',
@@ -176,7 +184,10 @@ describe('the export queue', () => {
     const job = await enqueue(seed.userId, record.id, 5);
     await expect(job.waitUntilFinished(events, 15_000)).rejects.toThrow('nothing to produce');
     expect((await Job.fromId(queue, job.id!))!.attemptsMade).toBe(1);
-    const failed = (await pipeline.deps.repos.exports.findById(seed.userId, record.id))!;
+    const failed = (await pipeline.deps.repos.exports.findById(
+      pipeline.deps.repos.store.read(seed.userId),
+      record.id,
+    ))!;
     expect(failed).toMatchObject({
       status: 'error',
       errorReason: 'The export has nothing to produce: choose at least one resource and format.',
@@ -220,7 +231,9 @@ describe('the export queue', () => {
     }
     await Promise.all(jobs.map((job) => job.waitUntilFinished(events, 20_000)));
     for (const [userId, id] of ids)
-      expect((await pipeline.deps.repos.exports.findById(userId, id))!.status).toBe('sent');
+      expect(
+        (await pipeline.deps.repos.exports.findById(pipeline.deps.repos.store.read(userId), id))!.status,
+      ).toBe('sent');
     expect(writes.size).toBe(9);
     expect([...writes.values()].every((count) => count === 1)).toBe(true);
   });
@@ -250,11 +263,17 @@ describe('the export queue', () => {
     await writing;
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    expect((await pipeline.deps.repos.exports.findById(seed.userId, record.id))!.status).toBe('generating');
+    expect(
+      (await pipeline.deps.repos.exports.findById(pipeline.deps.repos.store.read(seed.userId), record.id))!
+        .status,
+    ).toBe('generating');
     const { storage, writes } = instrumentedStorage(pipeline.deps.storage, { remaining: 0 });
     startWorker({ storage });
     await job.waitUntilFinished(events, 25_000);
-    const done = (await pipeline.deps.repos.exports.findById(seed.userId, record.id))!;
+    const done = (await pipeline.deps.repos.exports.findById(
+      pipeline.deps.repos.store.read(seed.userId),
+      record.id,
+    ))!;
     expect(done.status).toBe('sent');
     expect(done.attempts).toBe(2);
     expect([...writes.values()]).toEqual([1]);
@@ -296,10 +315,16 @@ describe('the export queue', () => {
     workers.push(startExportWorker(config, testLogger(), handleExportJob(deps), endExportOfFailedJob(deps)));
     await expect(job.waitUntilFinished(events, 25_000)).rejects.toThrow(/stalled/);
     const deadline = Date.now() + 10_000;
-    let done = (await pipeline.deps.repos.exports.findById(seed.userId, record.id))!;
+    let done = (await pipeline.deps.repos.exports.findById(
+      pipeline.deps.repos.store.read(seed.userId),
+      record.id,
+    ))!;
     while (done.status !== 'error' && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      done = (await pipeline.deps.repos.exports.findById(seed.userId, record.id))!;
+      done = (await pipeline.deps.repos.exports.findById(
+        pipeline.deps.repos.store.read(seed.userId),
+        record.id,
+      ))!;
     }
     expect(done.status).toBe('error');
     expect(done.errorReason).toBe(

@@ -59,14 +59,16 @@ afterAll(async () => {
 
 /** An export the API committed `age` ago, optionally with its job queued (run 0, as the API queues it). */
 async function agedExport(seed: LedgerSeed, options: { queued: boolean; age?: string }) {
-  const record = await pipeline.deps.repos.exports.create(seed.userId, {
-    type: 'export',
-    resources: ['balances'],
-    formats: ['csv'],
-    filters: null,
-    from: null,
-    to: null,
-  });
+  const record = await pipeline.deps.repos.store.change(seed.userId, (change) =>
+    pipeline.deps.repos.exports.create(change, {
+      type: 'export',
+      resources: ['balances'],
+      formats: ['csv'],
+      filters: null,
+      from: null,
+      to: null,
+    }),
+  );
   await pipeline.dataSource.query(`UPDATE exports SET modified_at = now() - $2::interval WHERE id = $1`, [
     record.id,
     options.age ?? '1 hour',
@@ -91,7 +93,7 @@ async function takeJob(exportId: string, token: string): Promise<Job> {
 }
 
 const statusOf = async (userId: string, id: string) =>
-  (await pipeline.deps.repos.exports.findById(userId, id))!;
+  (await pipeline.deps.repos.exports.findById(pipeline.deps.repos.store.read(userId), id))!;
 
 describe('the sweep of unfinished exports', () => {
   it('when a job failed or completed without its handler ending the export, then the sweep ends it in error with a reason and a notification', async () => {

@@ -332,14 +332,16 @@ describe('the push outbox', () => {
       sendDuePushes({ pushTokens: tokens, providers, logger: testLogger(), maxAttempts });
     pipeline.deps.sendPushes = () => send();
     try {
-      const created = await pipeline.deps.repos.exports.create(seed.userId, {
-        type: 'export',
-        resources: ['expenses'],
-        formats: ['csv'],
-        filters: null,
-        from: null,
-        to: null,
-      });
+      const created = await pipeline.deps.repos.store.change(seed.userId, (change) =>
+        pipeline.deps.repos.exports.create(change, {
+          type: 'export',
+          resources: ['expenses'],
+          formats: ['csv'],
+          filters: null,
+          from: null,
+          to: null,
+        }),
+      );
       expect((await runExport(pipeline.deps, seed.userId, created.id))!.status).toBe('sent');
       const byToken = async () => {
         const devices = await pipeline.dataSource.query(

@@ -22,14 +22,16 @@ async function main() {
   });
   const repos = workerRepositories(dataSource);
   const user = (await repos.users.findByEmail(email))!;
-  const created = await repos.exports.create(user.id, {
-    type: 'export',
-    resources: ['expenses', 'incomes'],
-    formats: [format],
-    filters: null,
-    from: null,
-    to: null,
-  });
+  const created = await repos.store.change(user.id, (change) =>
+    repos.exports.create(change, {
+      type: 'export',
+      resources: ['expenses', 'incomes'],
+      formats: [format],
+      filters: null,
+      from: null,
+      to: null,
+    }),
+  );
   const started = Date.now();
   const done = await runExport(
     {

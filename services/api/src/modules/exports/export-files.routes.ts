@@ -17,7 +17,9 @@ const forbidden = (description: string) => new AppError('FORBIDDEN', { descripti
  * expiring link is the credential, and it opens exactly the file it was signed for. The export must still
  * exist (a deleted or expired export's link stops working even before the token expires).
  */
-export function exportFilesRoutes(deps: Pick<ApiDependencies, 'repos' | 'config' | 'storage'>): Router {
+export function exportFilesRoutes(
+  deps: Pick<ApiDependencies, 'repos' | 'store' | 'config' | 'storage'>,
+): Router {
   const router = Router();
   const exportsRepo = deps.repos.exports;
   router.get(/^\/export-files\/(.+)$/, async (req, res) => {
@@ -32,7 +34,7 @@ export function exportFilesRoutes(deps: Pick<ApiDependencies, 'repos' | 'config'
       );
     }
     const [, userId, exportId, filename] = match;
-    const record = await exportsRepo.findById(userId, exportId);
+    const record = await exportsRepo.findById(deps.store.read(userId), exportId);
     if (!record || record.storageKey !== key)
       throw new AppError('OBJECT_NOT_FOUND', { description: 'This export no longer exists.' });
     await sendStoredObject(

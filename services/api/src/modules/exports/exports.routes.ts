@@ -28,12 +28,12 @@ export function exportsHandlers(deps: ApiDependencies) {
 
   const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'exports' });
-    const result = await exportsRepo.list(ctx.userId, params, readFilters(req));
+    const result = await exportsRepo.list(deps.store.read(ctx.userId), params, readFilters(req));
     api.respond.sendList(req, res, { schema: 'exports', params, result, present: presentExport });
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const record = await exportsRepo.findById(ctx.userId, String(req.params.id));
+    const record = await exportsRepo.findById(deps.store.read(ctx.userId), String(req.params.id));
     if (!record) throw notFound('Export', String(req.params.id));
     api.respond.sendObject(req, res, 'exports', presentExport(record), record.modifiedAt);
   };
@@ -48,7 +48,7 @@ export function exportsHandlers(deps: ApiDependencies) {
       });
     }
     const userId = ctx.userId;
-    const created = await exportsRepo.create(userId, input);
+    const created = await deps.store.change(userId, (change) => exportsRepo.create(change, input));
     await deps.exportQueue.enqueue(userId, created.id);
     api.respond.sendCreated(res, 'exports', '/exports', created.id, presentExport(created));
   };
@@ -61,7 +61,7 @@ export function exportsHandlers(deps: ApiDependencies) {
       schema: 'exports',
       schemas: api.schemas,
       mode: 'put',
-      update: (decide) => exportsRepo.update(userId, id, decide),
+      update: (decide) => deps.store.change(userId, (change) => exportsRepo.update(change, id, decide)),
       toSnapshot: exportsTable.options.toSnapshot,
       present: presentExport,
       what: 'Export',

@@ -20,25 +20,29 @@ const PATHS: Record<ExportStatus, ExportStatus[]> = {
 beforeAll(async () => {
   api = await startApiTestApp();
   user = await createTestUser(api.deps, 'user:r entries:r budgets:r');
-  exportsRepo = new ExportRepository(api.deps.dataSource);
+  exportsRepo = api.deps.repos.exports;
   for (const type of ['export', 'attachments', 'user_data'] as const) {
     for (const status of ['generating', 'generated', 'sending', 'sent', 'error'] as const) {
-      const record = await exportsRepo.create(user.userId, {
-        type,
-        resources: type === 'export' ? ['expenses'] : [],
-        formats: type === 'export' ? ['csv'] : [],
-        filters: null,
-        from: null,
-        to: null,
-      });
+      const record = await api.deps.store.change(user.userId, (change) =>
+        exportsRepo.create(change, {
+          type,
+          resources: type === 'export' ? ['expenses'] : [],
+          formats: type === 'export' ? ['csv'] : [],
+          filters: null,
+          from: null,
+          to: null,
+        }),
+      );
       let previous: ExportStatus = 'generating';
       for (const next of PATHS[status]) {
-        await exportsRepo.advance(
-          user.userId,
-          record.id,
-          [previous],
-          next,
-          next === 'error' ? { errorReason: 'Something the user can read.' } : {},
+        await api.deps.store.change(user.userId, (change) =>
+          exportsRepo.advance(
+            change,
+            record.id,
+            [previous],
+            next,
+            next === 'error' ? { errorReason: 'Something the user can read.' } : {},
+          ),
         );
         previous = next;
       }
@@ -120,7 +124,7 @@ describe('GET /exports', () => {
     const quiet = await list(`?since=${encodeURIComponent(since)}`).expect(200);
     expect(quiet.body).toEqual([]);
     const target = made.find((e) => e.status === 'sent')!;
-    await exportsRepo.setSeen(user.userId, target.id, true);
+    await api.deps.store.change(user.userId, (change) => exportsRepo.setSeen(change, target.id, true));
     const changed = await list(`?since=${encodeURIComponent(since)}`).expect(200);
     expect(changed.body).toEqual([expect.objectContaining({ id: target.id, seen: true })]);
     const again = await list('').expect(200);
