@@ -7,4 +7,5 @@ export * from './scopes';
 export * from './token-hash';
 export * from './wns-channel';
 export * from './user-profile-keys';
+export * from './session-keys';
 export * from './resource-id';

@@ -13,6 +13,7 @@ import {
 import express, { Express } from 'express';
 import helmet from 'helmet';
 import { AuthDependencies, passwordAttemptLimits, secondFactorDependencies } from './dependencies';
+import { accountMailRoutes } from './routes/account-mail.routes';
 import { accountRoutes } from './routes/account.routes';
 import { authorizeRoutes } from './routes/authorize.routes';
 import { developerRoutes } from './routes/developer.routes';
@@ -49,10 +50,18 @@ export function buildAuthApp(deps: AuthDependencies): Express {
     ...deps,
     secureCookies,
     sessionTtlSeconds: deps.config.SESSION_TTL_SECONDS,
+    authUrl: deps.config.AUTH_URL,
     ...passwordAttemptLimits(deps),
   };
   app.use(loginRoutes(loginDependencies));
   app.use(loginTwoFactorRoutes({ ...loginDependencies, secondFactor: secondFactorDependencies(deps) }));
+  app.use(
+    accountMailRoutes({
+      ...loginDependencies,
+      maxMailsPerAddress: deps.config.AUTH_MAIL_MAX_PER_ADDRESS,
+      maxMailsPerIp: deps.config.AUTH_MAIL_MAX_PER_IP,
+    }),
+  );
   app.use(accountRoutes({ ...deps, secureCookies, passwordLimits: passwordAttemptLimits(deps) }));
   app.use(developerRoutes({ ...deps, secureCookies }));
   app.use(revokeRoutes(deps));

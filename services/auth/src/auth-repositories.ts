@@ -2,6 +2,7 @@ import type {
   AuthorizationCodeRepository,
   ClientRepository,
   CredentialRepository,
+  EmailTokenRepository,
   GrantRepository,
   LiveTokenRepository,
   RecoveryCodeRepository,
@@ -24,4 +25,5 @@ export interface AuthRepositories {
   codes: AuthorizationCodeRepository;
   tokens: TokenRepository;
   liveTokens: LiveTokenRepository;
+  emailTokens: EmailTokenRepository;
 }

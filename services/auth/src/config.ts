@@ -9,6 +9,7 @@ import {
   metricsShape,
   serviceShape,
   envString,
+  envOptionalUrl,
 } from '@pfs/config';
 import { z } from 'zod';
 
@@ -51,6 +52,15 @@ export const authConfigShape = {
   /** Token endpoint requests per client IP, and failed ones per client id, in one window. */
   AUTH_TOKEN_MAX_REQUESTS_PER_IP: envInt(3_000, 1, 10_000_000),
   AUTH_TOKEN_MAX_FAILURES_PER_CLIENT: envInt(100, 1, 1_000_000),
+  /**
+   * The SMTP server of account mail (smtp://user:pass@host:port). Set: sign-up verifies the address and a
+   * forgotten password is reset by mail. Unset: new accounts count as verified and reset is the operator's.
+   */
+  SMTP_URL: envOptionalUrl(),
+  SMTP_FROM: envString('PFS <no-reply@localhost>'),
+  /** Account mails (verification, reset) one address or one client IP may ask for in one window. */
+  AUTH_MAIL_MAX_PER_ADDRESS: envInt(5, 1, 1_000),
+  AUTH_MAIL_MAX_PER_IP: envInt(50, 1, 1_000_000),
 };
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;

@@ -10,6 +10,7 @@ import {
   ClientRepository,
   CredentialRepository,
   databaseTimeouts,
+  EmailTokenRepository,
   GrantRepository,
   LiveTokenRepository,
   openDatabase,
@@ -25,6 +26,7 @@ import {
 import type { DataSource } from 'typeorm';
 import type { AuthRepositories } from './auth-repositories';
 import { AuthConfig, authConfigShape } from './config';
+import { AccountMailer, createAccountMailer } from './mail/account-mailer';
 import { createOAuthServer } from './oauth/oauth-server';
 import { PasswordHasher } from './password-hasher';
 import { OtpSecretCipher } from './security/otp-secret.cipher';
@@ -50,6 +52,8 @@ export interface AuthDependencies {
   passwords: PasswordHasher;
   otpCipher: OtpSecretCipher;
   limiter: RateLimiter;
+  /** Account mail (verification, reset); undefined when SMTP_URL is unset. */
+  mailer: AccountMailer | undefined;
   close(): Promise<void>;
 }
 
@@ -100,7 +104,9 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     codes: new AuthorizationCodeRepository(dataSource),
     tokens: new TokenRepository(dataSource),
     liveTokens: new LiveTokenRepository(dataSource),
+    emailTokens: new EmailTokenRepository(dataSource),
   };
+  const mailer = createAccountMailer(config.SMTP_URL, config.SMTP_FROM);
   const introspection = new TokenIntrospectionStore(redis);
   return {
     config,
@@ -115,7 +121,9 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     passwords: new PasswordHasher(),
     otpCipher: new OtpSecretCipher(config.AUTH_OTP_ENCRYPTION_KEY),
     limiter: new RateLimiter(redis, config.AUTH_RATE_LIMIT_WINDOW_SECONDS),
+    mailer,
     async close() {
+      mailer?.close();
       await closeRedis(redis);
       if (dataSource.isInitialized) await dataSource.destroy();
     },

@@ -7,7 +7,9 @@ export type { AuthorizationCodeRecord } from './repositories/authorization-code.
 export { ClientRepository } from './repositories/client.repository';
 export type { OAuthClientRecord, RegisteredClient } from './repositories/client.repository';
 export { CredentialRepository } from './repositories/credential.repository';
-export type { Credential } from './repositories/credential.repository';
+export type { Credential, NewCredential } from './repositories/credential.repository';
+export { EmailTokenRepository } from './repositories/email-token.repository';
+export type { EmailTokenOwner, EmailTokenPurpose } from './repositories/email-token.repository';
 export { GrantRepository } from './repositories/grant.repository';
 export type { ConnectedApp, Grant } from './repositories/grant.repository';
 export { LiveTokenRepository } from './repositories/live-token.repository';

@@ -54,16 +54,21 @@ export function accountRoutes(deps: AccountRoutesDependencies): Router {
     user: User,
     extra: { notice?: RawHtml; error?: string; status?: number } = {},
   ) {
-    const [twoFactor, tokens, apps] = await Promise.all([
+    const [twoFactor, tokens, apps, verified] = await Promise.all([
       getTwoFactorStatus(deps, user.id),
       listPersonalTokens(deps, user.id),
       deps.repos.grants.listConnectedApps(user.id),
+      isVerified(user.id),
     ]);
     const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
     res.setHeader('Cache-Control', 'no-store');
     res.status(extra.status ?? (extra.error ? 400 : 200)).type('html');
     const { notice, error } = extra;
-    res.send(accountPage({ csrfToken, email: user.email, twoFactor, tokens, apps, notice, error }));
+    res.send(accountPage({ csrfToken, email: user.email, verified, twoFactor, tokens, apps, notice, error }));
+  }
+
+  async function isVerified(userId: string): Promise<boolean> {
+    return !!(await deps.repos.credentials.findByUserId(userId))?.emailVerifiedAt;
   }
 
   /** Every POST: CSRF first, then the signed-in user, then the action. */
@@ -125,6 +130,10 @@ export function accountRoutes(deps: AccountRoutesDependencies): Router {
   });
 
   action('/account/tokens', async (req, res, user) => {
+    if (!(await isVerified(user.id))) {
+      const error = 'Verify your email address first: personal tokens need a verified address.';
+      return render(req, res, user, { error, status: 403 });
+    }
     try {
       const created = await createPersonalToken(deps, { userId: user.id, name: req.body.name });
       await render(req, res, user, { notice: newTokenNotice(created.name, created.token) });

@@ -11,13 +11,13 @@ import { issueImplicitToken } from '../use-cases/issue-implicit-token.use-case';
 import { readCookie, SESSION_COOKIE } from '../web/cookies';
 import { issueCsrfToken } from '../web/csrf';
 import { pageForm } from '../web/form';
-import { consentPage, errorPage } from '../web/pages';
+import { consentPage, errorPage, verifyFirstPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
 import { clientNetwork } from '../security/client-network';
 import type { AuthRepositories } from '../auth-repositories';
 
 export interface AuthorizeRoutesDependencies {
-  repos: Pick<AuthRepositories, 'clients' | 'grants' | 'tokens'>;
+  repos: Pick<AuthRepositories, 'clients' | 'grants' | 'tokens' | 'users' | 'credentials'>;
   oauth: OAuth2Server;
   introspection: TokenIntrospectionStore;
   sessions: SessionStore;
@@ -58,6 +58,24 @@ function allowFormRedirectTo(res: Response, redirectUri: string) {
     'Content-Security-Policy',
     policy.replace("form-action 'self'", `form-action 'self' ${origin}`),
   );
+}
+
+/**
+ * The signed-in user when their address is verified; otherwise answers the "verify first" page (403) and
+ * gives undefined: an unverified account cannot give applications access (docs/auth.md).
+ */
+async function verifiedUser(deps: AuthorizeRoutesDependencies, req: Request, res: Response, userId: string) {
+  const [user, credential] = await Promise.all([
+    deps.repos.users.findById(userId),
+    deps.repos.credentials.findByUserId(userId),
+  ]);
+  if (user && credential?.emailVerifiedAt) return user;
+  const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
+  res
+    .status(403)
+    .type('html')
+    .send(verifyFirstPage({ csrfToken, email: user?.email ?? '' }));
+  return undefined;
 }
 
 function redirectToSignIn(req: Request, res: Response) {
@@ -133,12 +151,16 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
     if (check.outcome !== 'valid') return answerCheckFailure(res, check);
     const session = await deps.sessions.find(readCookie(req, SESSION_COOKIE));
     if (!session) return redirectToSignIn(req, res);
-    const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
     res.setHeader('Cache-Control', 'no-store');
+    const user = await verifiedUser(deps, req, res, session.userId);
+    if (!user) return;
+    const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
     allowFormRedirectTo(res, check.redirectUri);
     res.type('html').send(
       consentPage({
         csrfToken,
+        email: user.email,
+        returnTo: req.originalUrl,
         clientName: check.client.name,
         scopes: parseScope(check.client.scope),
         redirectHost: new URL(check.redirectUri).host || check.redirectUri,
@@ -155,6 +177,7 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
     if (req.body.decision !== 'allow') {
       return res.redirect(302, redirectError(check, 'access_denied', 'The user denied access.'));
     }
+    if (!(await verifiedUser(deps, req, res, session.userId))) return;
     try {
       res.redirect(302, await grantAccess(deps, req, check, session.userId));
     } catch (error) {

@@ -7,6 +7,8 @@ import {
   PasswordAttemptLimits,
 } from '../security/password-attempts';
 import { createUser } from '../use-cases/create-user.use-case';
+import { AccountMailDependencies, sendVerificationLink } from '../use-cases/account-mail.use-case';
+import type { Logger } from '@pfs/logger';
 import { clearCookie, PENDING_SIGNIN_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '../web/cookies';
 import { issueCsrfToken } from '../web/csrf';
 import { pageForm } from '../web/form';
@@ -15,8 +17,9 @@ import type { SessionStore } from '../web/session.store';
 import { clientNetwork } from '../security/client-network';
 import type { AuthRepositories } from '../auth-repositories';
 
-export interface LoginRoutesDependencies extends PasswordAttemptLimits {
-  repos: Pick<AuthRepositories, 'users' | 'userAccounts' | 'credentials'>;
+export interface LoginRoutesDependencies extends PasswordAttemptLimits, AccountMailDependencies {
+  repos: Pick<AuthRepositories, 'users' | 'userAccounts' | 'credentials' | 'emailTokens'>;
+  logger: Logger;
   passwords: PasswordHasher;
   sessions: SessionStore;
   secureCookies: boolean;
@@ -41,7 +44,7 @@ export async function startSession(
   userId: string,
 ) {
   await deps.sessions.destroy(readCookie(req, SESSION_COOKIE));
-  const sessionId = await deps.sessions.create(userId);
+  const sessionId = await deps.sessions.create(userId, req.get('user-agent'));
   setCookie(res, SESSION_COOKIE, sessionId, {
     secure: deps.secureCookies,
     maxAgeSeconds: deps.sessionTtlSeconds,
@@ -54,7 +57,11 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
   router.get('/login', (req, res) => {
     const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
     res.setHeader('Cache-Control', 'no-store');
-    res.type('html').send(signInPage({ csrfToken, returnTo: safeReturnTo(req.query.return_to) }));
+    res
+      .type('html')
+      .send(
+        signInPage({ csrfToken, returnTo: safeReturnTo(req.query.return_to), resetByMail: !!deps.mailer }),
+      );
   });
 
   router.post('/login', pageForm, async (req: Request, res: Response) => {
@@ -67,14 +74,20 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
     if (throttle) {
       const error = 'Too many failed sign-ins. Wait a few minutes and try again.';
       res.setHeader('Retry-After', String(throttle.retryAfterSeconds));
-      return res.status(429).type('html').send(signInPage({ csrfToken, returnTo, email, error }));
+      return res
+        .status(429)
+        .type('html')
+        .send(signInPage({ csrfToken, returnTo, email, error, resetByMail: !!deps.mailer }));
     }
     const user = email ? await deps.repos.users.findByEmail(email) : undefined;
     const credential = user ? await deps.repos.credentials.findByUserId(user.id) : undefined;
     const valid = await deps.passwords.verify(credential?.passwordHash, password);
     if (!user || !valid) {
       const error = 'The email or password is incorrect.';
-      return res.status(401).type('html').send(signInPage({ csrfToken, returnTo, email, error }));
+      return res
+        .status(401)
+        .type('html')
+        .send(signInPage({ csrfToken, returnTo, email, error, resetByMail: !!deps.mailer }));
     }
     await forgivePasswordAttempt(deps, attempt);
     if (credential?.otpEnabledAt) {
@@ -103,11 +116,19 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
     const returnTo = safeReturnTo(req.body.return_to);
     const text = (name: string) => (typeof req.body[name] === 'string' ? req.body[name] : undefined);
     try {
-      const created = await createUser(deps, {
-        email: text('email') ?? '',
-        password: text('password') ?? '',
-        firstName: text('first_name') || undefined,
-      });
+      const created = await createUser(
+        deps,
+        {
+          email: text('email') ?? '',
+          password: text('password') ?? '',
+          firstName: text('first_name') || undefined,
+        },
+        // With mail, the address is verified by its link; without, there is no way to, so it counts as verified.
+        { emailVerified: !deps.mailer },
+      );
+      sendVerificationLink(deps, created.user).catch((error: unknown) =>
+        deps.logger.warn({ err: error, requestId: req.id }, 'verification mail not sent'),
+      );
       await startSession(deps, req, res, created.user.id);
       res.redirect(303, returnTo);
     } catch (error) {
@@ -134,7 +155,9 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
   router.post('/logout', pageForm, async (req: Request, res: Response) => {
     await deps.sessions.destroy(readCookie(req, SESSION_COOKIE));
     clearCookie(res, SESSION_COOKIE, deps.secureCookies);
-    res.redirect(303, '/login');
+    // "Not you?" on the consent page comes back to the same authorization request once signed in.
+    const returnTo = req.body.return_to === undefined ? undefined : safeReturnTo(req.body.return_to);
+    res.redirect(303, returnTo ? `/login?return_to=${encodeURIComponent(returnTo)}` : '/login');
   });
 
   return router;

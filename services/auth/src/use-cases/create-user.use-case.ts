@@ -34,6 +34,8 @@ export async function createUser(
     otpCipher?: OtpSecretCipher;
   },
   input: NewUserInput,
+  /** Sign-up on a server that sends mail creates the account unverified until the link is opened. */
+  options: { emailVerified?: boolean } = {},
 ): Promise<CreatedUser> {
   const parsed = NewUserInputSchema.safeParse(input);
   if (!parsed.success) {
@@ -55,6 +57,7 @@ export async function createUser(
       // Stored encrypted: the secret must stay readable to check codes, so it cannot be hashed.
       otpSecret: otpSecret && deps.otpCipher ? deps.otpCipher.encrypt(otpSecret) : null,
       otpEnabledAt: otpSecret ? new Date() : null,
+      emailVerifiedAt: options.emailVerified === false ? null : new Date(),
     },
   );
   return { user, otpSecret };

@@ -1,5 +1,6 @@
 import type { TokenIntrospectionStore } from '../token-introspection.store';
 import type { AuthRepositories } from '../auth-repositories';
+import type { SessionStore } from '../web/session.store';
 
 export interface GrantRevocationDependencies {
   repos: Pick<AuthRepositories, 'grants' | 'tokens'>;
@@ -26,4 +27,27 @@ export async function revokeClientAccess(
   const grantIds = await deps.repos.grants.findActiveIds(options.userId, options.clientId);
   await revokeGrants(deps, grantIds);
   return grantIds.length;
+}
+
+/** What ending every way into an account needs. */
+export interface AccountRevocationDependencies {
+  repos: Pick<AuthRepositories, 'tokens'>;
+  introspection: TokenIntrospectionStore;
+  sessions: SessionStore;
+}
+
+/**
+ * Ends every way into the account (a password reset, a deletion): every grant and token, personal ones
+ * included, is revoked in Postgres and its introspection record leaves Redis, and every sign-in session of
+ * the pages ends. Returns how many tokens and sessions ended.
+ */
+export async function revokeEverythingOf(
+  deps: AccountRevocationDependencies,
+  userId: string,
+): Promise<{ tokens: number; sessions: number }> {
+  const revoked = await deps.repos.tokens.revokeAllOf({ userId });
+  for (const grantId of revoked.grantIds) await deps.introspection.removeGrant(grantId);
+  for (const tokenHash of revoked.tokenHashes) await deps.introspection.remove(tokenHash);
+  const sessions = await deps.sessions.destroyAllOf(userId);
+  return { tokens: revoked.tokenHashes.length, sessions };
 }

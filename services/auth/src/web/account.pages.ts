@@ -3,6 +3,7 @@ import type { PersonalTokenSummary } from '../use-cases/personal-tokens.use-case
 import { csrfField, dataTable, errorAlert } from './fields';
 import { html, RawHtml } from './html';
 import { renderPage } from './layout';
+import { verifyFirstNotice } from './account-mail.pages';
 import type { ConnectedApp } from '@pfs/resource-store';
 
 const when = (date: Date | null) =>
@@ -83,6 +84,7 @@ function appsSection(csrfToken: string, apps: ConnectedApp[]) {
 export function accountPage(options: {
   csrfToken: string;
   email: string;
+  verified: boolean;
   twoFactor: TwoFactorStatus;
   tokens: PersonalTokenSummary[];
   apps: ConnectedApp[];
@@ -93,6 +95,7 @@ export function accountPage(options: {
     'Account settings',
     html`${accountNav(options.csrfToken, options.email)}
       <h1>Account settings</h1>
+      ${options.verified ? '' : verifyFirstNotice(options)}
       ${options.notice ? html`<div class="notice" role="status">${options.notice}</div>` : ''}
       ${errorAlert(options.error)}
       <section aria-labelledby="two-factor-heading">

@@ -36,3 +36,38 @@ export function dataTable(headers: readonly string[], rows: readonly RawHtml[]):
     </tbody>
   </table>`;
 }
+
+/**
+ * A labelled input; its problem, when there is one, is shown under it and tied to it (`aria-describedby`,
+ * `aria-invalid`), so a screen reader reads the error with the field.
+ */
+export function inputField(options: {
+  id: string;
+  name: string;
+  label: string;
+  type: 'text' | 'email' | 'password';
+  autocomplete?: string;
+  required?: boolean;
+  minlength?: number;
+  value?: string;
+  hint?: string;
+  error?: string;
+}): RawHtml {
+  const described = [options.hint ? `${options.id}-hint` : '', options.error ? `${options.id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  return html`<label for="${options.id}">${options.label}</label>
+    ${options.hint ? html`<p class="hint" id="${options.id}-hint">${options.hint}</p>` : ''}
+    ${options.error ? html`<p class="field-error" id="${options.id}-error">${options.error}</p>` : ''}
+    <input
+      id="${options.id}"
+      name="${options.name}"
+      type="${options.type}"
+      ${options.autocomplete ? html`autocomplete="${options.autocomplete}"` : ''}
+      ${options.required ? 'required' : ''}
+      ${options.minlength ? html`minlength="${options.minlength}"` : ''}
+      ${options.value !== undefined ? html`value="${options.value}"` : ''}
+      ${described ? html`aria-describedby="${described}"` : ''}
+      ${options.error ? html`aria-invalid="true"` : ''}
+    />`;
+}

@@ -2,12 +2,15 @@ import { SCOPE_DESCRIPTIONS } from '@pfs/contracts';
 import { html } from './html';
 import { accountFields, csrfField, errorAlert } from './fields';
 import { renderPage } from './layout';
+import { verifyFirstNotice } from './account-mail.pages';
 
 export function signInPage(options: {
   csrfToken: string;
   returnTo: string;
   email?: string;
   error?: string;
+  /** The server mails reset links (SMTP configured). */
+  resetByMail?: boolean;
 }): string {
   return renderPage(
     'Sign in',
@@ -19,6 +22,7 @@ export function signInPage(options: {
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <button type="submit">Sign in</button>
       </form>
+      ${options.resetByMail ? html`<p><a href="/forgot-password">Forgot your password?</a></p>` : ''}
       <p>
         New here? <a href="/signup?return_to=${encodeURIComponent(options.returnTo)}">Create an account</a>
       </p>`,
@@ -27,6 +31,10 @@ export function signInPage(options: {
 
 export function consentPage(options: {
   csrfToken: string;
+  /** Who is signed in, so someone on a shared computer notices another person's account. */
+  email: string;
+  /** Where "not you?" returns after signing out and in again. */
+  returnTo: string;
   clientName: string;
   scopes: string[];
   /** Where the answer goes; shown so a user can notice a look-alike application. */
@@ -38,7 +46,13 @@ export function consentPage(options: {
   );
   return renderPage(
     'Allow access',
-    html`<h1>Allow ${options.clientName} to use your account?</h1>
+    html`<p class="signed-in-as">Signed in as <strong>${options.email}</strong></p>
+      <form method="post" action="/logout" class="inline">
+        ${csrfField(options.csrfToken)}
+        <input type="hidden" name="return_to" value="${options.returnTo}" />
+        <button type="submit" class="link">Not you? Sign in as someone else</button>
+      </form>
+      <h1>Allow ${options.clientName} to use your account?</h1>
       <p><strong>${options.clientName}</strong> asks for permission to:</p>
       <ul class="scopes">
         ${options.scopes.map((scope) => html`<li><code>${scope}</code>: ${SCOPE_DESCRIPTIONS[scope] ?? scope}</li>`)}
@@ -117,5 +131,15 @@ export function signInSecondFactorPage(options: { csrfToken: string; error?: str
         <input id="code" name="code" type="text" autocomplete="one-time-code" required />
         <button type="submit">Continue</button>
       </form>`,
+  );
+}
+
+/** Instead of consent while the address is unverified. */
+export function verifyFirstPage(options: { csrfToken: string; email: string }): string {
+  return renderPage(
+    'Verify your email first',
+    html`<h1>Verify your email address first</h1>
+      ${verifyFirstNotice(options)}
+      <p>Once verified, open the application again and allow it.</p>`,
   );
 }

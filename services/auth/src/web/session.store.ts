@@ -1,9 +1,16 @@
-import { generateToken, hashToken } from '@pfs/contracts';
+import { generateToken, hashToken, sessionKey, userSessionsKey } from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
 
 export interface Session {
   userId: string;
   createdAt: number;
+  /** The browser that signed in (its User-Agent, cut short), shown in the list of sessions. */
+  userAgent?: string;
+}
+
+/** A session as the account page lists it: `id` is the hash of the cookie, never the cookie itself. */
+export interface ListedSession extends Session {
+  id: string;
 }
 
 export interface PendingSignIn {
@@ -13,28 +20,81 @@ export interface PendingSignIn {
 
 const PENDING_TTL_SECONDS = 300;
 
-/** Sign-in sessions of the authorization pages, in Redis under the hash of the cookie value. */
+/**
+ * Sign-in sessions of the authorization pages, in Redis under the hash of the cookie value, with a set per
+ * user of their session hashes (the index behind the list of sessions and "sign out everywhere").
+ */
 export class SessionStore {
   constructor(
     private readonly redis: Redis,
     private readonly ttlSeconds: number,
   ) {}
 
-  async create(userId: string): Promise<string> {
+  async create(userId: string, userAgent?: string): Promise<string> {
     const id = generateToken();
-    const session: Session = { userId, createdAt: Date.now() };
-    await this.redis.set(`session:${hashToken(id)}`, JSON.stringify(session), 'EX', this.ttlSeconds);
+    const hash = hashToken(id);
+    const session: Session = { userId, createdAt: Date.now(), userAgent: userAgent?.slice(0, 200) };
+    await this.redis
+      .multi()
+      .set(sessionKey(hash), JSON.stringify(session), 'EX', this.ttlSeconds)
+      .sadd(userSessionsKey(userId), hash)
+      // The index lives as long as the newest session.
+      .expire(userSessionsKey(userId), this.ttlSeconds)
+      .exec();
     return id;
   }
 
   async find(id: string | undefined): Promise<Session | undefined> {
     if (!id) return undefined;
-    const raw = await this.redis.get(`session:${hashToken(id)}`);
+    const raw = await this.redis.get(sessionKey(hashToken(id)));
     return raw ? (JSON.parse(raw) as Session) : undefined;
   }
 
+  /** The hash a session is listed under (to mark "this browser" in the list). */
+  idOf(cookie: string | undefined): string | undefined {
+    return cookie ? hashToken(cookie) : undefined;
+  }
+
   async destroy(id: string | undefined): Promise<void> {
-    if (id) await this.redis.del(`session:${hashToken(id)}`);
+    if (!id) return;
+    const session = await this.find(id);
+    const hash = hashToken(id);
+    const pipeline = this.redis.multi().del(sessionKey(hash));
+    if (session) pipeline.srem(userSessionsKey(session.userId), hash);
+    await pipeline.exec();
+  }
+
+  /** The user's live sessions, newest first; index entries of expired sessions are dropped on the way. */
+  async listOf(userId: string): Promise<ListedSession[]> {
+    const hashes = await this.redis.smembers(userSessionsKey(userId));
+    if (!hashes.length) return [];
+    const values = await this.redis.mget(hashes.map(sessionKey));
+    const gone = hashes.filter((_hash, index) => values[index] === null);
+    if (gone.length) await this.redis.srem(userSessionsKey(userId), ...gone);
+    return hashes
+      .map((id, index) => ({ id, raw: values[index] }))
+      .filter((entry): entry is { id: string; raw: string } => entry.raw !== null)
+      .map(({ id, raw }) => ({ id, ...(JSON.parse(raw) as Session) }))
+      .filter((session) => session.userId === userId)
+      .sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** Ends one of the user's sessions by its listed id; another user's id ends nothing. */
+  async destroyListed(userId: string, sessionHash: string): Promise<void> {
+    if (!(await this.redis.sismember(userSessionsKey(userId), sessionHash))) return;
+    await this.redis.multi().del(sessionKey(sessionHash)).srem(userSessionsKey(userId), sessionHash).exec();
+  }
+
+  /** Ends every session of the user but `keepHash` (the browser that asked); returns how many ended. */
+  async destroyAllOf(userId: string, keepHash?: string): Promise<number> {
+    const hashes = (await this.redis.smembers(userSessionsKey(userId))).filter((hash) => hash !== keepHash);
+    if (!hashes.length) return 0;
+    await this.redis
+      .multi()
+      .del(...hashes.map(sessionKey))
+      .srem(userSessionsKey(userId), ...hashes)
+      .exec();
+    return hashes.length;
   }
 
   /**

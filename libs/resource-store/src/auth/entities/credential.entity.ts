@@ -17,6 +17,10 @@ export class CredentialEntity {
   @Column({ name: 'otp_enabled_at', type: 'timestamptz', nullable: true })
   otpEnabledAt!: Date | null;
 
+  /** When the user opened the verification link mailed to their address; null: not verified yet. */
+  @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })
+  emailVerifiedAt!: Date | null;
+
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }

@@ -1,7 +1,7 @@
 import { isResourceId } from '@pfs/contracts';
 import type { DataSource } from 'typeorm';
 import { NewUser, User, UserRepository } from '../../repositories/user.repository';
-import { Credential, CredentialRepository } from './credential.repository';
+import { CredentialRepository, NewCredential } from './credential.repository';
 
 /** A user as the operator lists them: the profile's names and whether two-factor is on; never a secret. */
 export interface UserAccountSummary {
@@ -21,7 +21,7 @@ export class UserAccountRepository {
   constructor(private readonly source: DataSource) {}
 
   /** The users row and its credential, both or neither. */
-  async create(user: NewUser, credential: Omit<Credential, 'userId'>): Promise<User> {
+  async create(user: NewUser, credential: Omit<NewCredential, 'userId'>): Promise<User> {
     return this.source.transaction(async (manager) => {
       const created = await new UserRepository(manager).create(user);
       await new CredentialRepository(manager).create({ ...credential, userId: created.id });

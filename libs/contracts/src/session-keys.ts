@@ -1,0 +1,7 @@
+/**
+ * Where the auth pages keep their sign-in sessions in Redis (under the deployment prefix), shared because
+ * the worker's account deletion removes them too. `session:<sha256 of the cookie>` holds one session;
+ * `user-sessions:<userId>` is the set of a user's session hashes, the index behind "sign out everywhere".
+ */
+export const sessionKey = (sessionHash: string) => `session:${sessionHash}`;
+export const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
