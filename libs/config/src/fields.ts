@@ -27,6 +27,12 @@ export const envPostgresUrl = (defaultValue: string) =>
     .refine((value) => /^postgres(ql)?:\/\//i.test(value), 'must start with postgres:// or postgresql://')
     .default(defaultValue);
 
+/** An optional PostgreSQL connection URL (unset: the feature it configures falls back or stays off). */
+export const envOptionalPostgresUrl = () =>
+  absoluteUrl()
+    .refine((value) => /^postgres(ql)?:\/\//i.test(value), 'must start with postgres:// or postgresql://')
+    .optional();
+
 export const envBool = (defaultValue: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'], {

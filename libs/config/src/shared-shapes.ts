@@ -2,6 +2,7 @@ import {
   envBool,
   envEnum,
   envInt,
+  envOptionalPostgresUrl,
   envOptionalString,
   envOptionalUrl,
   envOriginList,
@@ -27,7 +28,13 @@ export const runtimeShape = {
 };
 
 export const databaseShape = {
+  /** Where queries go: Postgres itself, or a pooler in front of it (PgBouncer in transaction mode works). */
   DATABASE_URL: envPostgresUrl('postgres://postgres@127.0.0.1:5432/pfs'),
+  /**
+   * Postgres itself, never a pooler: CREATE DATABASE and the migrations (DDL, in their own transactions) run
+   * over it at start. Unset: DATABASE_URL. Set it when DATABASE_URL points at PgBouncer (docs/scaling.md).
+   */
+  DATABASE_DIRECT_URL: envOptionalPostgresUrl(),
   /** A statement running longer is cancelled (server side) or abandoned (client side, a frozen server): the request gets a 503. */
   DATABASE_STATEMENT_TIMEOUT_MS: envInt(30_000, 100, 3_600_000),
   /** Waiting longer for a pooled connection (or a new one) is a 503, not a hang. */

@@ -5,6 +5,11 @@ import { MigrationSet, runMigrations } from './run-migrations';
 
 export interface OpenDatabaseOptions {
   url: string;
+  /**
+   * Postgres itself (DATABASE_DIRECT_URL) when `url` is a pooler: the database is created and migrated over
+   * it. Unset: `url`.
+   */
+  directUrl?: string;
   /** Migration sets this service owns or relies on, applied in order before the data source opens. */
   migrationSets: MigrationSet[];
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -15,10 +20,14 @@ export interface OpenDatabaseOptions {
   onMigrated?: (applied: string[]) => void;
 }
 
-/** The start-up sequence every service shares: create the database if missing, migrate, open the pool. */
+/**
+ * The start-up sequence every service shares: create the database if missing and migrate (over the direct
+ * URL), then open the pool (over `url`, which may be PgBouncer in transaction mode).
+ */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DataSource> {
-  await ensureDatabase(options.url);
-  const applied = await runMigrations(options.url, options.migrationSets);
+  const directUrl = options.directUrl ?? options.url;
+  await ensureDatabase(directUrl);
+  const applied = await runMigrations(directUrl, options.migrationSets);
   if (applied.length) options.onMigrated?.(applied);
   const dataSource = createDataSource({
     url: options.url,

@@ -1,4 +1,5 @@
 import { DataSource, MigrationInterface } from 'typeorm';
+import { runWithXactLock } from './singleton-lock';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -10,7 +11,11 @@ export interface MigrationSet {
   migrations: MigrationClass[];
 }
 
-/** Every process that migrates takes this advisory lock first, so services starting together never race. */
+/**
+ * Every process that migrates takes this advisory lock first, so services starting together never race. It is
+ * transaction-level, held by an open transaction on its own connection while the migrations run on others
+ * (runWithXactLock), so it also holds through a pooler.
+ */
 const MIGRATION_LOCK_KEY = 7_310_420_001;
 
 /** Applies the pending migrations of each set in order, each in its own transaction. Returns the names applied. */
@@ -18,30 +23,36 @@ export async function runMigrations(url: string, sets: MigrationSet[]): Promise<
   const applied: string[] = [];
   const lockSource = new DataSource({ type: 'postgres', url, poolSize: 1 });
   await lockSource.initialize();
-  const lockRunner = lockSource.createQueryRunner();
   try {
-    await lockRunner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    for (const set of sets) {
-      const source = new DataSource({
-        type: 'postgres',
-        url,
-        poolSize: 1,
-        migrations: set.migrations,
-        migrationsTableName: set.tableName,
-        migrationsTransactionMode: 'each',
-      });
-      await source.initialize();
-      try {
-        const done = await source.runMigrations({ transaction: 'each' });
-        applied.push(...done.map((migration) => `${set.name}: ${migration.name}`));
-      } finally {
-        await source.destroy();
-      }
-    }
+    await runWithXactLock(
+      lockSource,
+      MIGRATION_LOCK_KEY,
+      async () => {
+        for (const set of sets) applied.push(...(await runMigrationSet(url, set)));
+      },
+      undefined,
+      true,
+    );
   } finally {
-    await lockRunner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    await lockRunner.release();
     await lockSource.destroy();
   }
   return applied;
+}
+
+async function runMigrationSet(url: string, set: MigrationSet): Promise<string[]> {
+  const source = new DataSource({
+    type: 'postgres',
+    url,
+    poolSize: 1,
+    migrations: set.migrations,
+    migrationsTableName: set.tableName,
+    migrationsTransactionMode: 'each',
+  });
+  await source.initialize();
+  try {
+    const done = await source.runMigrations({ transaction: 'each' });
+    return done.map((migration) => `${set.name}: ${migration.name}`);
+  } finally {
+    await source.destroy();
+  }
 }

@@ -113,6 +113,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   const dataSource = await stores.postgres(() =>
     openDatabase({
       url: config.DATABASE_URL,
+      directUrl: config.DATABASE_DIRECT_URL,
       timeouts: databaseTimeouts(config),
       migrationSets: [resourceMigrations],
       entities: resourceEntities,

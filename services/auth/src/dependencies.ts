@@ -86,6 +86,7 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
   const dataSource = await stores.postgres(() =>
     openDatabase({
       url: config.DATABASE_URL,
+      directUrl: config.DATABASE_DIRECT_URL,
       timeouts: databaseTimeouts(config),
       migrationSets: allMigrationSets,
       entities: [...resourceEntities, ...authEntities],

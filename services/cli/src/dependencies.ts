@@ -39,6 +39,7 @@ export async function withCliDependencies<T>(
 ): Promise<T> {
   const dataSource = await openDatabase({
     url: config.DATABASE_URL,
+    directUrl: config.DATABASE_DIRECT_URL,
     migrationSets: allMigrationSets,
     entities: [...resourceEntities, ...authEntities],
     applicationName: 'pfs-cli',

@@ -61,6 +61,7 @@ export async function createWorkerDependencies(
   const dataSource = await stores.postgres(() =>
     openDatabase({
       url: config.DATABASE_URL,
+      directUrl: config.DATABASE_DIRECT_URL,
       // Export rows stream by FETCH, each its own statement: both timeouts bound one fetch, not an export.
       timeouts: databaseTimeouts(config),
       migrationSets: [resourceMigrations],

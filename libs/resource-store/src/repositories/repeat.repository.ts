@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { runWithXactLock } from '../singleton-lock';
 import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { entriesTable, type Entry } from './entry.repository';
 import { toDateString } from './ledger-values';
@@ -59,23 +60,11 @@ export class RepeatRepository {
   constructor(private readonly source: DataSource) {}
 
   /**
-   * Runs `work` while holding the session-level advisory lock `key` on a dedicated connection, or answers
-   * 'locked' at once when another session holds it (one materializer pass at a time across processes).
+   * Runs `work` while holding the advisory lock `key` (transaction-level, see runWithXactLock), or answers
+   * 'locked' at once when another process holds it (one materializer pass at a time across processes).
    */
-  async whileLocked<T>(key: number, work: () => Promise<T>): Promise<T | 'locked'> {
-    const runner = this.source.createQueryRunner();
-    await runner.connect();
-    try {
-      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock($1) AS locked`, [key]);
-      if (!locked) return 'locked';
-      try {
-        return await work();
-      } finally {
-        await runner.query(`SELECT pg_advisory_unlock($1)`, [key]);
-      }
-    } finally {
-      await runner.release();
-    }
+  whileLocked<T>(key: number, work: () => Promise<T>): Promise<T | 'locked'> {
+    return runWithXactLock(this.source, key, work, 'locked' as const);
   }
 
   async insert(

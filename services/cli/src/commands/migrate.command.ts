@@ -8,9 +8,9 @@ import type { CliConfig } from '../cli-context';
  * STARTUP_RETRY_SECONDS, since a deploy's migration job usually starts alongside its database.
  */
 export async function migrateCommand(config: CliConfig): Promise<unknown> {
-  await storeStartup(config.STARTUP_RETRY_SECONDS, () => undefined).postgres(() =>
-    ensureDatabase(config.DATABASE_URL),
-  );
-  const applied = await runMigrations(config.DATABASE_URL, allMigrationSets);
+  // Postgres itself, not a pooler in front of it (DATABASE_DIRECT_URL, docs/scaling.md).
+  const url = config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
+  await storeStartup(config.STARTUP_RETRY_SECONDS, () => undefined).postgres(() => ensureDatabase(url));
+  const applied = await runMigrations(url, allMigrationSets);
   return { applied };
 }

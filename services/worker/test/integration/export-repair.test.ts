@@ -166,13 +166,16 @@ describe('the sweep of unfinished exports', () => {
   });
 
   it('when another worker is sweeping, then this one skips (one sweeper at a time)', async () => {
+    // The other sweeper holds the lock as a sweep does: in an open transaction (transaction-level).
     const holder = pipeline.dataSource.createQueryRunner();
     try {
-      await holder.query('SELECT pg_advisory_lock(7302511)');
+      await holder.startTransaction();
+      await holder.query('SELECT pg_advisory_xact_lock(7302511)');
       expect(await repairUnfinishedExports(pipeline.deps, enqueuer)).toBeUndefined();
-      await holder.query('SELECT pg_advisory_unlock(7302511)');
+      await holder.rollbackTransaction();
       expect(await repairUnfinishedExports(pipeline.deps, enqueuer)).toBeDefined();
     } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
       await holder.release();
     }
   });

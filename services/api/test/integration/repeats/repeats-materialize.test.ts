@@ -133,17 +133,20 @@ describe('series whose references were deleted', () => {
 
 describe('the repeat timer', () => {
   it('when another process holds the lock, then a pass skips; once free, it runs and stops cleanly', async () => {
-    // Another connection of the pool stands for another API process.
+    // Another connection of the pool stands for another API process, holding the lock as a pass does: in an
+    // open transaction (a transaction-level lock, which also holds through PgBouncer in transaction mode).
     const holder = api.deps.dataSource.createQueryRunner();
     await holder.connect();
     const timer = startRepeatTimer(ledgerDepsOf(api.deps), testLogger(), 0);
     try {
-      await holder.query(`SELECT pg_advisory_lock($1)`, [MATERIALIZER_LOCK_KEY]);
+      await holder.startTransaction();
+      await holder.query(`SELECT pg_advisory_xact_lock($1)`, [MATERIALIZER_LOCK_KEY]);
       expect(await timer.runOnce()).toBe('locked');
-      await holder.query(`SELECT pg_advisory_unlock($1)`, [MATERIALIZER_LOCK_KEY]);
+      await holder.rollbackTransaction();
       expect(await timer.runOnce()).toMatchObject({ created: expect.any(Number) });
     } finally {
       await timer.stop();
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
       await holder.release();
     }
   });
