@@ -15,6 +15,7 @@ import helmet from 'helmet';
 import { AuthDependencies, passwordAttemptLimits, secondFactorDependencies } from './dependencies';
 import { accountMailRoutes } from './routes/account-mail.routes';
 import { accountRoutes } from './routes/account.routes';
+import { accountSecurityRoutes } from './routes/account-security.routes';
 import { authorizeRoutes } from './routes/authorize.routes';
 import { developerRoutes } from './routes/developer.routes';
 import { loginTwoFactorRoutes } from './routes/login-two-factor.routes';
@@ -62,7 +63,9 @@ export function buildAuthApp(deps: AuthDependencies): Express {
       maxMailsPerIp: deps.config.AUTH_MAIL_MAX_PER_IP,
     }),
   );
-  app.use(accountRoutes({ ...deps, secureCookies, passwordLimits: passwordAttemptLimits(deps) }));
+  const accountDependencies = { ...deps, secureCookies, passwordLimits: passwordAttemptLimits(deps) };
+  app.use(accountRoutes(accountDependencies));
+  app.use(accountSecurityRoutes(accountDependencies));
   app.use(developerRoutes({ ...deps, secureCookies }));
   app.use(revokeRoutes(deps));
   app.use(

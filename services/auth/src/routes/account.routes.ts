@@ -26,6 +26,8 @@ import {
   PasswordAttemptLimits,
 } from '../security/password-attempts';
 import { findSignedInUser } from '../web/require-session';
+import { readCookie, SESSION_COOKIE } from '../web/cookies';
+import type { PasswordFormErrors } from '../web/account-security.pages';
 import type { SessionStore } from '../web/session.store';
 import type { AuthRepositories } from '../auth-repositories';
 
@@ -44,32 +46,51 @@ function userMessage(error: unknown): string {
   return fields?.length ? `${fields.join('; ')}.` : error.message;
 }
 
+/** What the account page shows besides the main sections: a notice, an error, field errors of a form. */
+export interface AccountPageExtra {
+  notice?: RawHtml;
+  error?: string;
+  passwordErrors?: PasswordFormErrors;
+  status?: number;
+}
+
+/** Renders the account page of a signed-in user (every settings action answers with it). */
+export function accountRenderer(deps: AccountRoutesDependencies) {
+  return async (req: Request, res: Response, user: User, extra: AccountPageExtra = {}) => {
+    const [twoFactor, tokens, apps, credential, sessions] = await Promise.all([
+      getTwoFactorStatus(deps, user.id),
+      listPersonalTokens(deps, user.id),
+      deps.repos.grants.listConnectedApps(user.id),
+      deps.repos.credentials.findByUserId(user.id),
+      deps.sessions.listOf(user.id),
+    ]);
+    const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
+    res.setHeader('Cache-Control', 'no-store');
+    const failed = extra.error || Object.keys(extra.passwordErrors ?? {}).length;
+    res.status(extra.status ?? (failed ? 400 : 200)).type('html');
+    res.send(
+      accountPage({
+        csrfToken,
+        email: user.email,
+        verified: !!credential?.emailVerifiedAt,
+        twoFactor,
+        tokens,
+        apps,
+        sessions,
+        currentSessionId: deps.sessions.idOf(readCookie(req, SESSION_COOKIE)),
+        ...extra,
+      }),
+    );
+  };
+}
+
 /** Account settings: two-factor, personal tokens and connected applications, all behind sign-in and CSRF. */
 export function accountRoutes(deps: AccountRoutesDependencies): Router {
   const router = Router();
 
-  async function render(
-    req: Request,
-    res: Response,
-    user: User,
-    extra: { notice?: RawHtml; error?: string; status?: number } = {},
-  ) {
-    const [twoFactor, tokens, apps, verified] = await Promise.all([
-      getTwoFactorStatus(deps, user.id),
-      listPersonalTokens(deps, user.id),
-      deps.repos.grants.listConnectedApps(user.id),
-      isVerified(user.id),
-    ]);
-    const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(extra.status ?? (extra.error ? 400 : 200)).type('html');
-    const { notice, error } = extra;
-    res.send(accountPage({ csrfToken, email: user.email, verified, twoFactor, tokens, apps, notice, error }));
-  }
-
-  async function isVerified(userId: string): Promise<boolean> {
-    return !!(await deps.repos.credentials.findByUserId(userId))?.emailVerifiedAt;
-  }
+  const render = accountRenderer(deps);
+  const isVerified = async (userId: string) =>
+    !!(await deps.repos.credentials.findByUserId(userId))?.emailVerifiedAt;
 
   /** Every POST: CSRF first, then the signed-in user, then the action. */
   function action(path: string, run: (req: Request, res: Response, user: User) => Promise<void>) {

@@ -4,6 +4,8 @@ import { csrfField, dataTable, errorAlert } from './fields';
 import { html, RawHtml } from './html';
 import { renderPage } from './layout';
 import { verifyFirstNotice } from './account-mail.pages';
+import { PasswordFormErrors, passwordSection, sessionsSection } from './account-security.pages';
+import type { ListedSession } from './session.store';
 import type { ConnectedApp } from '@pfs/resource-store';
 
 const when = (date: Date | null) =>
@@ -88,6 +90,9 @@ export function accountPage(options: {
   twoFactor: TwoFactorStatus;
   tokens: PersonalTokenSummary[];
   apps: ConnectedApp[];
+  sessions: ListedSession[];
+  currentSessionId: string | undefined;
+  passwordErrors?: PasswordFormErrors;
   notice?: RawHtml;
   error?: string;
 }): string {
@@ -97,7 +102,7 @@ export function accountPage(options: {
       <h1>Account settings</h1>
       ${options.verified ? '' : verifyFirstNotice(options)}
       ${options.notice ? html`<div class="notice" role="status">${options.notice}</div>` : ''}
-      ${errorAlert(options.error)}
+      ${errorAlert(options.error)} ${passwordSection(options.csrfToken, options.passwordErrors)}
       <section aria-labelledby="two-factor-heading">
         <h2 id="two-factor-heading">Two-factor authentication</h2>
         ${twoFactorSection(options.csrfToken, options.twoFactor)}
@@ -110,7 +115,8 @@ export function accountPage(options: {
       <section aria-labelledby="apps-heading">
         <h2 id="apps-heading">Connected applications</h2>
         ${appsSection(options.csrfToken, options.apps)}
-      </section>`,
+      </section>
+      ${sessionsSection(options.csrfToken, options.sessions, options.currentSessionId)}`,
     { wide: true },
   );
 }
