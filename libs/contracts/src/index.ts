@@ -9,3 +9,4 @@ export * from './wns-channel';
 export * from './user-profile-keys';
 export * from './session-keys';
 export * from './resource-id';
+export * from './mcp';

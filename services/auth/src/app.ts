@@ -10,6 +10,7 @@ import {
   routeNotFoundMiddleware,
   traceMiddleware,
 } from '@pfs/http';
+import { apiResourceIndicators } from '@pfs/contracts';
 import express, { Express } from 'express';
 import helmet from 'helmet';
 import { AuthDependencies, passwordAttemptLimits, secondFactorDependencies } from './dependencies';
@@ -21,6 +22,7 @@ import { developerRoutes } from './routes/developer.routes';
 import { loginTwoFactorRoutes } from './routes/login-two-factor.routes';
 import { loginRoutes } from './routes/login.routes';
 import { metadataRoutes } from './routes/metadata.routes';
+import { registerRoutes } from './routes/register.routes';
 import { revokeRoutes } from './routes/revoke.routes';
 import { tokenRoutes } from './routes/token.routes';
 import { secretQueryMiddleware } from './web/secret-query.middleware';
@@ -37,7 +39,7 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   app.use(requestLoggerMiddleware(deps.logger));
   // Browser apps (public clients with PKCE) call these with fetch; the pages stay same-origin only.
   app.use(
-    ['/oauth2/token', '/oauth2/revoke', '/.well-known/oauth-authorization-server'],
+    ['/oauth2/token', '/oauth2/revoke', '/oauth2/register', '/.well-known/oauth-authorization-server'],
     corsMiddleware(deps.config.CORS_ORIGINS),
   );
   app.use(requestTargetGuard);
@@ -68,12 +70,15 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   app.use(accountSecurityRoutes(accountDependencies));
   app.use(developerRoutes({ ...deps, secureCookies }));
   app.use(revokeRoutes(deps));
+  app.use(registerRoutes({ ...deps, maxPerIp: deps.config.AUTH_REGISTER_MAX_PER_IP }));
+  const resources = apiResourceIndicators(deps.config.BASE_URL);
   app.use(
     authorizeRoutes({
       ...deps,
       secureCookies,
       accessTokenTtlSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS,
       maxRequestsPerIp: deps.config.AUTH_AUTHORIZE_MAX_REQUESTS_PER_IP,
+      resources,
     }),
   );
   app.use(
@@ -87,6 +92,7 @@ export function buildAuthApp(deps: AuthDependencies): Express {
         secondFactor: secondFactorDependencies(deps),
         maxRequestsPerIp: deps.config.AUTH_TOKEN_MAX_REQUESTS_PER_IP,
         maxFailuresPerClient: deps.config.AUTH_TOKEN_MAX_FAILURES_PER_CLIENT,
+        resources,
       },
     }),
   );

@@ -61,6 +61,8 @@ export const authConfigShape = {
   /** Account mails (verification, reset) one address or one client IP may ask for in one window. */
   AUTH_MAIL_MAX_PER_ADDRESS: envInt(5, 1, 1_000),
   AUTH_MAIL_MAX_PER_IP: envInt(50, 1, 1_000_000),
+  /** Dynamic client registrations (POST /oauth2/register) per client IP in one window. */
+  AUTH_REGISTER_MAX_PER_IP: envInt(20, 1, 1_000_000),
 };
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;

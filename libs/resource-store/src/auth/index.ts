@@ -5,7 +5,7 @@ export { authMigrations } from './migrations';
 export { AuthorizationCodeRepository } from './repositories/authorization-code.repository';
 export type { AuthorizationCodeRecord } from './repositories/authorization-code.repository';
 export { ClientRepository } from './repositories/client.repository';
-export type { OAuthClientRecord, RegisteredClient } from './repositories/client.repository';
+export type { NewOAuthClient, OAuthClientRecord, RegisteredClient } from './repositories/client.repository';
 export { CredentialRepository } from './repositories/credential.repository';
 export type { Credential, NewCredential } from './repositories/credential.repository';
 export { EmailTokenRepository } from './repositories/email-token.repository';

@@ -27,6 +27,7 @@ import { personalTokenUseRecorder } from '../middleware/personal-token-use';
 import { TokenRecordFallback } from '../middleware/token-record-fallback';
 import { exportFilesRoutes } from '../modules/exports/export-files.routes';
 import { isGetMe } from '../modules/me/me.routes';
+import { protectedResourceRoutes, resourceMetadataUrl } from '../modules/mcp/protected-resource.routes';
 import { schemaRoutes } from '../modules/schema/schema.routes';
 import { oneLayer } from './one-layer';
 import { recordedHeaders } from './recorded-headers';
@@ -55,6 +56,8 @@ export function frontDoor(deps: ApiDependencies, filesRouter: RequestHandler): R
     healthRoutes(checks),
     // Schemas, OpenAPI and the docs page are public: documentation needs no token.
     schemaRoutes(deps),
+    // RFC 9728 metadata naming the authorization server: how an MCP client finds where to sign in.
+    protectedResourceRoutes(deps.config),
     // Export downloads carry their own signed, expiring link instead of a bearer token.
     exportFilesRoutes(deps),
     // Authentication first, so every answer from here on (406, 415 and 400 included) carries X-RateLimit-*.
@@ -62,6 +65,7 @@ export function frontDoor(deps: ApiDependencies, filesRouter: RequestHandler): R
       onPersonalTokenUse: personalTokenUseRecorder(deps),
       prefetchProfile: isGetMe,
       recoverRecord: (token) => fallback.recover(token),
+      resourceMetadata: (req) => resourceMetadataUrl(deps.config.BASE_URL, req),
     }),
     // File routes take and send other media types, so they answer before the JSON-only checks.
     filesRouter,

@@ -9,8 +9,14 @@ import type { RequestGate } from './request-gate';
 
 const CHALLENGE = 'Bearer realm="pfs"';
 
-function unauthenticated(description: string, error?: string): AppError {
-  const challenge = error ? `${CHALLENGE}, error="${error}"` : CHALLENGE;
+function unauthenticated(
+  description: string,
+  resourceMetadata: string | undefined,
+  error?: string,
+): AppError {
+  // RFC 9728 §5.1: the challenge points at the protected resource metadata (how MCP clients discover auth).
+  const base = resourceMetadata ? `${CHALLENGE}, resource_metadata="${resourceMetadata}"` : CHALLENGE;
+  const challenge = error ? `${base}, error="${error}"` : base;
   return new AppError('UNAUTHENTICATED', {
     description,
     headers: { 'WWW-Authenticate': `${challenge}, Basic realm="pfs"` },
@@ -48,10 +54,12 @@ export interface AuthenticateOptions {
   prefetchProfile?: (req: Request) => boolean;
   /** Asked for a token whose Redis record is missing (Redis restarted empty): the record, from Postgres. */
   recoverRecord?: (token: string) => Promise<AccessTokenRecord | undefined>;
+  /** The protected resource metadata URL (RFC 9728) a 401's challenge names for this request. */
+  resourceMetadata?: (req: Request) => string;
 }
 
 export function authenticate(gate: RequestGate, options: AuthenticateOptions = {}) {
-  const { onPersonalTokenUse, prefetchProfile, recoverRecord } = options;
+  const { onPersonalTokenUse, prefetchProfile, recoverRecord, resourceMetadata } = options;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const token = extractToken(req.get('authorization'));
     const counted = !isRateLimitStatus(req);
@@ -68,9 +76,20 @@ export function authenticate(gate: RequestGate, options: AuthenticateOptions = {
         headers: { 'Retry-After': String(result.retryAfterSeconds) },
       });
     }
-    if (!token) throw unauthenticated('Authentication is required: send Authorization: Bearer <token>.');
+    if (!token) {
+      throw unauthenticated(
+        'Authentication is required: send Authorization: Bearer <token>.',
+        resourceMetadata?.(req),
+      );
+    }
     const record = result.record ?? (await recoverRecord?.(token));
-    if (!record) throw unauthenticated('The access token is invalid, expired or revoked.', 'invalid_token');
+    if (!record) {
+      throw unauthenticated(
+        'The access token is invalid, expired or revoked.',
+        resourceMetadata?.(req),
+        'invalid_token',
+      );
+    }
     const app = record.client_id ?? 'personal';
     const context: RequestContext = {
       userId: record.sub,

@@ -1,5 +1,6 @@
 import { isKnownScope, parseScope, sameScope } from '@pfs/contracts';
 import type { ClientRepository, OAuthClientRecord } from '@pfs/resource-store';
+import { checkResourceIndicators, isPublicClient } from './public-client';
 
 /** The spec: `state` is truncated to 255 characters and returned unchanged otherwise. */
 export const MAX_STATE_LENGTH = 255;
@@ -22,6 +23,8 @@ export interface AuthorizationParams {
   state?: string;
   code_challenge?: string;
   code_challenge_method?: string;
+  /** RFC 8707 resource indicator: kept so the consent form carries it to the decision. */
+  resource?: string;
 }
 
 export type AuthorizationCheck =
@@ -70,10 +73,19 @@ async function resolveClientAndRedirect(input: Input, clients: ClientRepository)
   const client = await clients.findById(clientId);
   if (!client) return { problem: 'This application is not registered.' } as const;
   const sent = input.redirect_uri;
-  if (sent !== undefined && (typeof sent !== 'string' || sent !== client.redirectUri)) {
+  if (sent === undefined) {
+    // RFC 6749 §3.1.2.3: with several registered URIs the request must say which one.
+    if (client.redirectUris.length > 1) {
+      return {
+        problem: 'This application registered several redirect URIs: the request must name one.',
+      } as const;
+    }
+    return { client, redirectUri: client.redirectUri } as const;
+  }
+  if (typeof sent !== 'string' || !client.redirectUris.includes(sent)) {
     return { problem: 'The redirect_uri does not match the one registered for this application.' } as const;
   }
-  return { client, redirectUri: client.redirectUri } as const;
+  return { client, redirectUri: sent } as const;
 }
 
 /**
@@ -88,7 +100,7 @@ function checkPkce(input: Input, client: OAuthClientRecord, responseType: string
   }
   if (!challenge) {
     if (method) return 'code_challenge_method was sent without code_challenge.';
-    return client.grants.includes('implicit')
+    return isPublicClient(client)
       ? 'This client must use PKCE: send code_challenge and code_challenge_method=S256.'
       : undefined;
   }
@@ -103,6 +115,8 @@ function checkPkce(input: Input, client: OAuthClientRecord, responseType: string
 export async function checkAuthorizationRequest(
   input: Input,
   clients: ClientRepository,
+  /** The resource indicators (RFC 8707) this server issues tokens for. */
+  resources: readonly string[] = [],
 ): Promise<AuthorizationCheck> {
   const resolved = await resolveClientAndRedirect(input, clients);
   if ('problem' in resolved) return { outcome: 'error-page', message: resolved.problem as string };
@@ -135,6 +149,11 @@ export async function checkAuthorizationRequest(
   const pkceProblem = checkPkce(input, client, responseType);
   if (pkceProblem) return fail('invalid_request', pkceProblem);
 
+  if (checkResourceIndicators(input.resource, resources) === 'invalid') {
+    return fail('invalid_target', 'The resource is not one this server issues tokens for.');
+  }
+  if (Array.isArray(input.resource)) return fail('invalid_request', 'Name one resource.');
+
   const scope = single(input, 'scope');
   if (scope !== undefined) {
     const scopes = parseScope(scope);
@@ -146,7 +165,13 @@ export async function checkAuthorizationRequest(
   }
 
   const params: AuthorizationParams = { client_id: client.id, response_type: responseType };
-  for (const name of ['scope', 'redirect_uri', 'code_challenge', 'code_challenge_method'] as const) {
+  for (const name of [
+    'scope',
+    'redirect_uri',
+    'code_challenge',
+    'code_challenge_method',
+    'resource',
+  ] as const) {
     const value = single(input, name);
     if (value !== undefined) params[name] = value;
   }

@@ -12,7 +12,7 @@ export interface AuthorizingUser extends User {
 export function toLibraryClient(client: OAuthClientRecord): Client {
   return {
     id: client.id,
-    redirectUris: [client.redirectUri],
+    redirectUris: client.redirectUris,
     grants: client.grants,
     scope: client.scope,
     name: client.name,

@@ -12,6 +12,7 @@ import { invalidRequest, invalidScope, TokenEndpointError, tooManyRequests } fro
 import { clientNetwork } from '../security/client-network';
 import type { OAuthClientRecord } from '@pfs/resource-store';
 import type { AuthRepositories } from '../auth-repositories';
+import { checkResourceIndicators, isPublicClient } from './public-client';
 
 export const OTP_HEADER = 'X-Service-OTP';
 
@@ -21,6 +22,8 @@ export interface TokenRequestCheckDependencies {
   secondFactor: SecondFactorDependencies;
   maxRequestsPerIp: number;
   maxFailuresPerClient: number;
+  /** The resource indicators (RFC 8707) this server issues tokens for. */
+  resources: readonly string[];
 }
 
 const PARAMETERS = ['grant_type', 'code', 'redirect_uri', 'refresh_token', 'scope', 'code_verifier'];
@@ -55,7 +58,7 @@ const invalidClient = (description: string) =>
 
 /**
  * The client our checks apply to, or undefined to let the library answer invalid_client / invalid_request.
- * A request without a secret (PKCE) is only for public clients (registered with --implicit): the library
+ * A request without a secret (PKCE) is only for public clients (--implicit, or registered dynamically): the library
  * would accept it from any client, so confidential clients are refused here.
  */
 async function findClient(deps: TokenRequestCheckDependencies, req: Request, body: Record<string, unknown>) {
@@ -67,8 +70,7 @@ async function findClient(deps: TokenRequestCheckDependencies, req: Request, bod
   const client = await deps.repos.clients.findById(credentials.id);
   if (!client) return undefined;
   if (credentials.secret === undefined || credentials.secret === '') {
-    if (!client.grants.includes('implicit'))
-      throw invalidClient('This client must authenticate with its secret.');
+    if (!isPublicClient(client)) throw invalidClient('This client must authenticate with its secret.');
     return client;
   }
   return isClientSecret(client, credentials.secret) ? client : undefined;
@@ -110,17 +112,25 @@ async function assertSecondFactor(
 
 /**
  * Our steps around the library's token handler, in order. Returns the authenticated client id (for
- * counting its failures) or undefined when client authentication is left to the library.
+ * counting its failures; undefined when client authentication is left to the library), and whether it is
+ * a public client without a secret (registered dynamically), whose refresh needs no client authentication.
  */
 export async function checkTokenRequest(
   deps: TokenRequestCheckDependencies,
   req: Request,
-): Promise<string | undefined> {
+): Promise<{ clientId?: string; secretlessPublicClient: boolean }> {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const perIp = await deps.limiter.hit(`token-ip:${clientNetwork(req.ip)}`, deps.maxRequestsPerIp);
   if (perIp.blocked) throw tooManyRequests(perIp.retryAfterSeconds);
   assertSingleValuedParameters(body);
   assertOneClientAuthentication(req, body);
+  if (checkResourceIndicators(body.resource, deps.resources) === 'invalid') {
+    throw new TokenEndpointError(
+      400,
+      'invalid_target',
+      'The resource is not one this server issues tokens for.',
+    );
+  }
   const rawClientId = readClientCredentials(req, body)?.id;
   const clientId = rawClientId === undefined ? undefined : clientLockoutName(rawClientId);
   if (clientId) {
@@ -128,8 +138,14 @@ export async function checkTokenRequest(
     if (perClient.blocked) throw tooManyRequests(perClient.retryAfterSeconds);
   }
   const client = await findClient(deps, req, body);
-  if (!client) return clientId;
+  if (!client) return { clientId, secretlessPublicClient: false };
   if (body.grant_type === 'refresh_token') await assertRefreshScopeUnchanged(deps, client, body);
   if (body.grant_type === 'authorization_code') await assertSecondFactor(deps, client, req, body);
-  return client.id;
+  const secret = readClientCredentials(req, body)?.secret;
+  return {
+    clientId: client.id,
+    // A dynamically registered client has no secret: its refresh is authenticated by the rotated token alone.
+    secretlessPublicClient:
+      client.tokenEndpointAuthMethod === 'none' && (secret === undefined || secret === ''),
+  };
 }

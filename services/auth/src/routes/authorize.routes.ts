@@ -26,6 +26,8 @@ export interface AuthorizeRoutesDependencies {
   secureCookies: boolean;
   accessTokenTtlSeconds: number;
   maxRequestsPerIp: number;
+  /** The resource indicators (RFC 8707) this server issues tokens for. */
+  resources: readonly string[];
 }
 
 type ValidCheck = Extract<AuthorizationCheck, { outcome: 'valid' }>;
@@ -84,7 +86,7 @@ function redirectToSignIn(req: Request, res: Response) {
 
 /** Validates the request and, past the per-IP budget, answers temporarily_unavailable (spec's table). */
 async function checkRequest(deps: AuthorizeRoutesDependencies, req: Request, input: Record<string, unknown>) {
-  const check = await checkAuthorizationRequest(input, deps.repos.clients);
+  const check = await checkAuthorizationRequest(input, deps.repos.clients, deps.resources);
   if (check.outcome !== 'valid') return check;
   const budget = await deps.limiter.hit(`authorize-ip:${clientNetwork(req.ip)}`, deps.maxRequestsPerIp);
   if (!budget.blocked) return check;

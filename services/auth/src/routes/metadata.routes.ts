@@ -9,6 +9,8 @@ export function metadataRoutes(authUrl: string): Router {
     authorization_endpoint: `${authUrl}/oauth2/authorize`,
     token_endpoint: `${authUrl}/oauth2/token`,
     revocation_endpoint: `${authUrl}/oauth2/revoke`,
+    // RFC 7591: assistants connecting over MCP register themselves as public clients (docs/mcp.md).
+    registration_endpoint: `${authUrl}/oauth2/register`,
     scopes_supported: ALL_SCOPES,
     response_types_supported: ['code', 'token'],
     response_modes_supported: ['query', 'fragment'],

@@ -79,9 +79,15 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
       const response = newOAuthResponse();
       let clientId: string | undefined;
       try {
-        clientId = await checkTokenRequest(deps.checks, req);
+        const checked = await checkTokenRequest(deps.checks, req);
+        clientId = checked.clientId;
         if (clientId) setRequestIdentity(res, { clientId });
-        const token = await deps.oauth.token(toOAuthRequest(req), response);
+        // OAuth 2.1 §4.3.1: a public client refreshes without authenticating; rotation and reuse detection
+        // protect its refresh token. Confidential clients still authenticate (findClient refuses them otherwise).
+        const options = checked.secretlessPublicClient
+          ? { requireClientAuthentication: { authorization_code: true, refresh_token: false } }
+          : undefined;
+        const token = await deps.oauth.token(toOAuthRequest(req), response, options);
         setRequestIdentity(res, { userId: String(token.user.id), clientId: token.client.id });
         shapeSuccess(req, response, deps.accessTokenTtlSeconds);
       } catch (error) {

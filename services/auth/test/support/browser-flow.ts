@@ -91,6 +91,7 @@ export async function approveInBrowser(
     'state',
     'code_challenge',
     'code_challenge_method',
+    'resource',
   ]) {
     const value = inputValue(consent.text, name);
     if (value !== undefined) fields[name] = value;

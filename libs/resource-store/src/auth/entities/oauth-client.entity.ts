@@ -15,6 +15,14 @@ export class OAuthClientEntity {
   @Column({ name: 'redirect_uri', type: 'text' })
   redirectUri!: string;
 
+  /** Every redirect URI of a dynamically registered client (RFC 7591); empty for the others. */
+  @Column({ name: 'redirect_uris', type: 'text', array: true, default: () => "'{}'" })
+  redirectUris!: string[];
+
+  /** `none` for public clients registered dynamically (no secret, PKCE required); else client_secret_basic. */
+  @Column({ name: 'token_endpoint_auth_method', type: 'text', default: 'client_secret_basic' })
+  tokenEndpointAuthMethod!: string;
+
   @Column({ type: 'text' })
   scope!: string;
 

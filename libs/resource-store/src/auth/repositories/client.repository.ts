@@ -4,10 +4,36 @@ import { OAuthClientEntity } from '../entities';
 export interface OAuthClientRecord {
   id: string;
   name: string;
+  /** SHA-256 of the secret; empty for a public client registered dynamically, which has none. */
   secretHash: string;
+  /** The default redirect URI: the first registered. */
   redirectUri: string;
+  /** Every redirect URI the client may name (the default first). */
+  redirectUris: string[];
   scope: string;
   grants: string[];
+  /** RFC 7591: `none` for a public client (no secret, PKCE required), else client_secret_basic. */
+  tokenEndpointAuthMethod: 'client_secret_basic' | 'none';
+}
+
+/** What registering a client stores; a client of the CLI or the developer page has one redirect URI. */
+export type NewOAuthClient = Omit<OAuthClientRecord, 'redirectUris' | 'tokenEndpointAuthMethod'> &
+  Partial<Pick<OAuthClientRecord, 'redirectUris' | 'tokenEndpointAuthMethod'>> & {
+    ownerUserId?: string | null;
+  };
+
+function toRecord(entity: OAuthClientEntity): OAuthClientRecord {
+  const { id, name, secretHash, redirectUri, redirectUris, scope, grants } = entity;
+  return {
+    id,
+    name,
+    secretHash,
+    redirectUri,
+    redirectUris: redirectUris.length > 0 ? redirectUris : [redirectUri],
+    scope,
+    grants,
+    tokenEndpointAuthMethod: entity.tokenEndpointAuthMethod === 'none' ? 'none' : 'client_secret_basic',
+  };
 }
 
 /** A registered application as the operator lists it (the secret hash never leaves the store here). */
@@ -25,13 +51,16 @@ export class ClientRepository {
 
   async findById(id: string): Promise<OAuthClientRecord | undefined> {
     const entity = await this.source.getRepository(OAuthClientEntity).findOneBy({ id });
-    return entity ?? undefined;
+    return entity ? toRecord(entity) : undefined;
   }
 
-  async create(client: OAuthClientRecord & { ownerUserId?: string | null }): Promise<void> {
-    await this.source
-      .getRepository(OAuthClientEntity)
-      .insert({ ...client, ownerUserId: client.ownerUserId ?? null });
+  async create(client: NewOAuthClient): Promise<void> {
+    await this.source.getRepository(OAuthClientEntity).insert({
+      ...client,
+      redirectUris: client.redirectUris ?? [],
+      tokenEndpointAuthMethod: client.tokenEndpointAuthMethod ?? 'client_secret_basic',
+      ownerUserId: client.ownerUserId ?? null,
+    });
   }
 
   /** The applications a developer registered through the developer page. */
@@ -39,14 +68,7 @@ export class ClientRepository {
     const entities = await this.source
       .getRepository(OAuthClientEntity)
       .find({ where: { ownerUserId }, order: { createdAt: 'ASC' } });
-    return entities.map(({ id, name, secretHash, redirectUri, scope, grants }) => ({
-      id,
-      name,
-      secretHash,
-      redirectUri,
-      scope,
-      grants,
-    }));
+    return entities.map(toRecord);
   }
 
   /** Every registered application, oldest first. */
