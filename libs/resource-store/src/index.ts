@@ -21,8 +21,8 @@ export const resourceEntities = [UserEntityForList];
 export { CurrencyRateRepository } from './repositories/currency-rate.repository';
 export type { RateImportResult } from './repositories/currency-rate.repository';
 export { claimChangeSeq, readListVersion, readWatermark, withUserChange } from './sync/change-sequence';
-export type { UserChange, UserRead } from './sync/user-change';
-export { UserStore } from './sync/user-store';
+export type { Actor, UserChange, UserRead } from './sync/user-change';
+export { type ActorStore, UserStore } from './sync/user-store';
 export { ResourceTable } from './sync/resource-table';
 export type {
   PageRequest,
@@ -33,7 +33,6 @@ export type {
   SyncedRecord,
   TotalCountCache,
 } from './sync/resource-table';
-export { currentApp, runAsApp } from './sync/app-context';
 export { SqlParams } from './sync/sql-params';
 export type { SqlFilter, SqlParam } from './sync/sql-params';
 export { CategoryRepository, CATEGORY_COUNT_KEYS, categoriesTable } from './repositories/category.repository';

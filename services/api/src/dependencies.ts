@@ -29,6 +29,7 @@ import {
   UserRepository,
   type UserRowChanged,
   UserStore,
+  type ActorStore,
 } from '@pfs/resource-store';
 import { createStorage, ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
@@ -65,8 +66,11 @@ export interface ApiDependencies {
   /** The health probes and pool counters of the database, for /health and the metrics. */
   storeHealth: StoreHealth;
   redis: Redis;
-  /** Contexts for the repositories: `store.read(userId)`, `store.change(userId, work)` (the unit of work). */
-  store: UserStore;
+  /**
+   * Contexts for the repositories, opened for an actor: `store.read(ctx)`, `store.change(ctx, work)` (the
+   * unit of work) with the request's context, `{ userId }` for work outside any application.
+   */
+  store: ActorStore;
   repos: ApiRepositories;
   users: UserRepository;
   /** The conventions layer: schemas, sync tokens, responses (docs/conventions.md). */

@@ -4,14 +4,14 @@ import type {
   EntryRepository,
   RepeatRepository,
   UserRepository,
-  UserStore,
+  ActorStore,
 } from '@pfs/resource-store';
 import type { ApiDependencies } from './dependencies';
 
 /** What the ledger's use cases need; built once in the API's dependencies. */
 export interface LedgerDeps {
   /** Read contexts and changes (the unit of work) for the repositories below. */
-  store: UserStore;
+  store: ActorStore;
   accounts: AccountRepository;
   entries: EntryRepository;
   repeats: RepeatRepository;

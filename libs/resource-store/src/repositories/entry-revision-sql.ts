@@ -1,4 +1,4 @@
-import { APPS_KEY } from '../sync/app-context';
+import { APPS_KEY } from '../sync/app-extra';
 
 /**
  * SQL building, for rows of `entries` under `alias`, exactly the snapshot `entriesTable.toSnapshot` gives

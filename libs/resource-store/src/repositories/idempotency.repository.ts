@@ -34,7 +34,7 @@ export class IdempotencyRepository {
    * the one commit. Nothing runs when the key already answered (replay) or names another request.
    */
   runOnce(
-    claim: { userId: string; key: string; requestHash: string; ttlSeconds: number },
+    claim: { userId: string; app?: string; key: string; requestHash: string; ttlSeconds: number },
     work: (change: UserChange) => Promise<StoredResponse>,
   ): Promise<IdempotentOutcome> {
     return inTransaction(this.source, async (manager, hooks): Promise<IdempotentOutcome> => {
@@ -43,7 +43,9 @@ export class IdempotencyRepository {
       // The key row first, then the user's change sequence: a duplicate waiting on the key holds no user
       // lock, and a replay moves no watermark.
       const changeSeq = await claimChangeSeq(manager, claim.userId);
-      const response = await work(userChangeOf(manager, claim.userId, changeSeq, hooks));
+      const response = await work(
+        userChangeOf(manager, { userId: claim.userId, app: claim.app }, changeSeq, hooks),
+      );
       await this.complete(manager, claim.userId, claim.key, response);
       return { state: 'ran', response };
     });

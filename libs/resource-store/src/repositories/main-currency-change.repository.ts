@@ -1,5 +1,3 @@
-import type { EntityManager } from 'typeorm';
-import { currentApp } from '../sync/app-context';
 import { returnedRows } from '../sync/resource-table';
 import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { accountsTable } from './account.repository';
@@ -50,7 +48,7 @@ export class MainCurrencyChangeRepository {
     await accountsTable.recordRevisions(change, accountIds);
     const newCode = `CASE WHEN e.currency = $2::text THEN $3::text ELSE e.currency::text END`;
     const entries = await this.updateEntriesWithRevisions(
-      manager,
+      change,
       `UPDATE entries e SET currency = ${newCode},
          rate = CASE WHEN ${newCode} = a.currency::text THEN 1 ELSE e.rate END,
          account_amount = CASE WHEN ${newCode} = a.currency::text THEN e.amount ELSE e.account_amount END,
@@ -143,7 +141,7 @@ export class MainCurrencyChangeRepository {
     const { accountIds, to, precision, factors } = options;
     if (!accountIds.length) return { count: 0, accountIds: [] };
     return this.updateEntriesWithRevisions(
-      transactionOf(change),
+      change,
       `UPDATE entries e SET rate = n.rate, account_amount = pfs_round_half_even(e.amount * n.rate, $4),
          change_seq = $5, ${bumpModified}
        FROM (
@@ -197,19 +195,19 @@ export class MainCurrencyChangeRepository {
    * statement; answers with the count and the distinct accounts of those rows.
    */
   private async updateEntriesWithRevisions(
-    manager: EntityManager,
+    change: UserChange,
     updateSql: string,
     params: unknown[],
   ): Promise<BulkResult> {
     const app = `$${params.length + 1}`;
-    const rows: Array<{ count: string; account_ids: string[] | null }> = await manager.query(
+    const rows: Array<{ count: string; account_ids: string[] | null }> = await transactionOf(change).query(
       `WITH changed AS (${updateSql}),
          revisions AS (
            INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot)
            SELECT 'entries', u.id, u.modified_at, u.user_id, ${entrySnapshotSql('u', app)} FROM changed u
            ON CONFLICT DO NOTHING)
        SELECT count(*)::text AS count, array_agg(DISTINCT account_id::text) AS account_ids FROM changed`,
-      [...params, currentApp() ?? null],
+      [...params, change.app ?? null],
     );
     return { count: Number(rows[0].count), accountIds: rows[0].account_ids ?? [] };
   }

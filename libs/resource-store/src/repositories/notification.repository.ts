@@ -85,7 +85,7 @@ export class NotificationRepository {
         [exportId, userId],
       );
       if (existing[0])
-        return (await notificationsTable.findById(userRead(manager, userId), String(existing[0].id), {
+        return (await notificationsTable.findById(userRead(manager, read), String(existing[0].id), {
           includeDeleted: true,
         }))!;
       const changeSeq = await claimChangeSeq(manager, userId);
@@ -103,7 +103,7 @@ export class NotificationRepository {
               await manager.query(`SELECT id::text AS id FROM notifications WHERE export_id = $1`, [exportId])
             )[0].id,
           );
-      return (await notificationsTable.findById(userRead(manager, userId), id, { includeDeleted: true }))!;
+      return (await notificationsTable.findById(userRead(manager, read), id, { includeDeleted: true }))!;
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { type ChangeHooks, type UserChange, userChangeOf } from './user-change';
+import { type Actor, actorOf, type ChangeHooks, type UserChange, userChangeOf } from './user-change';
 
 /**
  * Claims the next change sequence number of a user, inside the caller's write transaction.
@@ -29,11 +29,12 @@ export async function claimChangeSeq(manager: EntityManager, userId: string): Pr
  */
 export async function withUserChange<T>(
   source: DataSource,
-  userId: string,
+  who: string | Actor,
   work: (change: UserChange) => Promise<T>,
 ): Promise<T> {
+  const actor = actorOf(who);
   return inTransaction(source, async (manager, hooks) =>
-    work(userChangeOf(manager, userId, await claimChangeSeq(manager, userId), hooks)),
+    work(userChangeOf(manager, actor, await claimChangeSeq(manager, actor.userId), hooks)),
   );
 }
 

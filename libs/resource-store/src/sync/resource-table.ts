@@ -1,5 +1,5 @@
 import { isResourceId } from '@pfs/contracts';
-import { currentApp, extraForCurrentApp, insertExtraSql, updateExtraSql } from './app-context';
+import { extraForApp, insertExtraSql, updateExtraSql } from './app-extra';
 import { handleOf, transactionOf, type UserChange, type UserRead } from './user-change';
 import { listPage } from './list-page';
 import { SqlFilter, SqlParams } from './sql-params';
@@ -41,9 +41,10 @@ export class ResourceTable<T extends SyncedRecord> {
     ].join(', ');
   }
 
-  /** Every row read goes through here: `extra` is narrowed to the requesting application's. */
-  private readonly read = (row: RawRow): T =>
-    this.options.toRecord('extra' in row ? { ...row, extra: extraForCurrentApp(row.extra) } : row);
+  /** Every row read goes through here: `extra` is narrowed to the application of the context (`app`). */
+  private read(row: RawRow, app: string | undefined): T {
+    return this.options.toRecord('extra' in row ? { ...row, extra: extraForApp(row.extra, app) } : row);
+  }
 
   /** Maps the common columns; resource repositories spread this into their records. */
   static commonFields(row: RawRow): SyncedRecord {
@@ -65,7 +66,7 @@ export class ResourceTable<T extends SyncedRecord> {
     return listPage(handleOf(read), {
       table: this.options.table,
       selectList: this.selectList,
-      toRecord: this.read,
+      toRecord: (row) => this.read(row, read.app),
       userId: read.userId,
       request,
       filters,
@@ -83,7 +84,7 @@ export class ResourceTable<T extends SyncedRecord> {
        ${options.includeDeleted ? '' : 'AND NOT t.deleted'} ${options.forUpdate ? 'FOR UPDATE' : ''}`,
       [read.userId, id],
     );
-    return rows[0] ? this.read(rows[0]) : undefined;
+    return rows[0] ? this.read(rows[0], read.app) : undefined;
   }
 
   /** The live objects among `ids` that belong to the user (others are silently absent). */
@@ -95,7 +96,7 @@ export class ResourceTable<T extends SyncedRecord> {
        WHERE t.user_id = $1 AND t.id = ANY($2::bigint[]) AND NOT t.deleted`,
       [read.userId, valid],
     );
-    return rows.map((row) => this.read(row));
+    return rows.map((row) => this.read(row, read.app));
   }
 
   /** Inserts inside a change transaction (see withUserChange) and records the first revision. */
@@ -103,7 +104,7 @@ export class ResourceTable<T extends SyncedRecord> {
     const columns = this.options.toColumns(snapshot);
     const params = new SqlParams();
     const names = Object.keys(columns);
-    const app = currentApp();
+    const app = change.app;
     const values = names.map((name) =>
       name === 'extra' && app !== undefined
         ? insertExtraSql(params.add(columns[name]), params.add(app))
@@ -115,7 +116,7 @@ export class ResourceTable<T extends SyncedRecord> {
        RETURNING ${this.selectList}`,
       params.values,
     );
-    const record = this.read(rows[0]);
+    const record = this.read(rows[0], app);
     await this.recordRevision(change, record);
     return record;
   }
@@ -127,7 +128,7 @@ export class ResourceTable<T extends SyncedRecord> {
   async update(change: UserChange, id: string, snapshot: Snapshot): Promise<T | undefined> {
     const columns = this.options.toColumns(snapshot);
     const params = new SqlParams();
-    const app = currentApp();
+    const app = change.app;
     const sets = Object.keys(columns).map((name) =>
       name === 'extra' && app !== undefined
         ? `extra = ${updateExtraSql(params.add(columns[name]), params.add(app))}`
@@ -143,7 +144,7 @@ export class ResourceTable<T extends SyncedRecord> {
     // TypeORM answers an UPDATE with [rows, rowCount], not rows.
     const updated = returnedRows(rows);
     if (!updated[0]) return undefined;
-    const record = this.read(updated[0]);
+    const record = this.read(updated[0], app);
     await this.recordRevision(change, record);
     return record;
   }
@@ -198,7 +199,7 @@ export class ResourceTable<T extends SyncedRecord> {
         `SELECT ${this.selectList} FROM ${this.options.table} t WHERE t.user_id = $1 AND t.id = ANY($2::bigint[])`,
         [userId, ids.slice(start, start + REVISION_BATCH)],
       );
-      const records = rows.map((row) => this.read(row));
+      const records = rows.map((row) => this.read(row, change.app));
       await manager.query(
         `INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot)
          SELECT $1, r.id, r.modified_at, $2, r.snapshot

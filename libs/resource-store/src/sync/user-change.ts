@@ -8,11 +8,26 @@ import type { DataSource, EntityManager } from 'typeorm';
 export const HANDLE: unique symbol = Symbol('pfs.store.handle');
 
 /**
- * What a repository read needs: whose data (every query is scoped to the user) and where to read it (the
+ * On whose behalf store work runs: the user (every query is scoped to the user) and, for a request, the
+ * application it acts through (the OAuth client id, or `personal` for personal tokens): `extra` is private
+ * to the user and the application (spec, "Common field rules"). Without an application (the worker, the
+ * CLI, the API's own timers) `extra` is read and written as stored.
+ */
+export interface Actor {
+  readonly userId: string;
+  readonly app?: string;
+}
+
+/** An actor from a bare user id (no application) or from an actor (a request context). */
+export function actorOf(who: string | Actor): Actor {
+  return typeof who === 'string' ? { userId: who } : { userId: who.userId, app: who.app };
+}
+
+/**
+ * What a repository read needs: whose data and for which application (the actor) and where to read it (the
  * pool, or the transaction of a change, to read what that change already wrote).
  */
-export interface UserRead {
-  readonly userId: string;
+export interface UserRead extends Actor {
   readonly [HANDLE]: DataSource | EntityManager;
 }
 
@@ -43,9 +58,9 @@ export interface ChangeHooks {
   commit: Array<() => Promise<void>>;
 }
 
-/** A read context over `source` for `userId` (store code and the services' dependencies build these). */
-export function userRead(source: DataSource | EntityManager, userId: string): UserRead {
-  return { userId, [HANDLE]: source };
+/** A read context over `source` for `who` (store code and the services' dependencies build these). */
+export function userRead(source: DataSource | EntityManager, who: string | Actor): UserRead {
+  return { ...actorOf(who), [HANDLE]: source };
 }
 
 /** The database handle of a context: store code only. */
@@ -61,12 +76,12 @@ export function transactionOf(change: UserChange): EntityManager {
 /** Builds the change of `manager` (a transaction that already claimed `changeSeq`). Store code only. */
 export function userChangeOf(
   manager: EntityManager,
-  userId: string,
+  who: string | Actor,
   changeSeq: string,
   hooks: ChangeHooks,
 ): UserChange {
   return {
-    userId,
+    ...actorOf(who),
     changeSeq,
     [HANDLE]: manager,
     onRollback: (cleanup) => void hooks.rollback.push(cleanup),

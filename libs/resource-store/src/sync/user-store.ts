@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { readListVersion, readWatermark, withUserChange } from './change-sequence';
-import { type UserChange, type UserRead, userRead } from './user-change';
+import { type Actor, type UserChange, type UserRead, userRead } from './user-change';
 
 /**
  * Where a service's use cases get their contexts (built once in its dependencies.ts): a read context on
@@ -9,14 +9,14 @@ import { type UserChange, type UserRead, userRead } from './user-change';
 export class UserStore {
   constructor(private readonly source: DataSource) {}
 
-  /** Reads of the user on the pool (each statement its own snapshot). */
-  read(userId: string): UserRead {
-    return userRead(this.source, userId);
+  /** Reads of the user (a bare id, or an actor with its application) on the pool (each statement its own snapshot). */
+  read(who: string | Actor): UserRead {
+    return userRead(this.source, who);
   }
 
   /** Runs `work` as one change of the user (see withUserChange). */
-  change<T>(userId: string, work: (change: UserChange) => Promise<T>): Promise<T> {
-    return withUserChange(this.source, userId, work);
+  change<T>(who: string | Actor, work: (change: UserChange) => Promise<T>): Promise<T> {
+    return withUserChange(this.source, who, work);
   }
 
   /** The user's current sync watermark (0 before any change). */
@@ -28,4 +28,16 @@ export class UserStore {
   listVersion(userId: string): Promise<string> {
     return readListVersion(this.source, userId);
   }
+}
+
+/**
+ * The store as a service that acts for applications sees it (the API): contexts are opened for an actor, a
+ * request context or `{ userId }` for work outside any application, never from a bare user id, so no
+ * request's work can lose the application its `extra` belongs to.
+ */
+export interface ActorStore {
+  read(actor: Actor): UserRead;
+  change<T>(actor: Actor, work: (change: UserChange) => Promise<T>): Promise<T>;
+  watermark(userId: string): Promise<string>;
+  listVersion(userId: string): Promise<string>;
 }

@@ -1,8 +1,8 @@
 import { AppError } from '@pfs/errors';
-import { userIdOf } from '@pfs/resource-api';
-import type { IdempotencyRepository, StoredResponse, UserChange, UserStore } from '@pfs/resource-store';
+import type { IdempotencyRepository, StoredResponse, UserChange, ActorStore } from '@pfs/resource-store';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
+import { requestContext } from './request-context';
 
 /** How long a key is remembered: a day covers any sensible client retry. */
 export const IDEMPOTENCY_TTL_SECONDS = 86_400;
@@ -16,15 +16,15 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
  * failure either replays the committed answer or runs again, never meets a leftover claim. A concurrent
  * duplicate waits for the first to finish, then replays it. Without the header the POST just runs.
  */
-export function idempotentPost(deps: { store: UserStore; repos: { idempotency: IdempotencyRepository } }) {
+export function idempotentPost(deps: { store: ActorStore; repos: { idempotency: IdempotencyRepository } }) {
   return async (
     req: Request,
     res: Response,
     run: (change: UserChange) => Promise<StoredResponse>,
   ): Promise<void> => {
-    const userId = userIdOf(req);
+    const ctx = requestContext(req);
     const key = req.get('idempotency-key');
-    if (key === undefined) return send(res, await deps.store.change(userId, run));
+    if (key === undefined) return send(res, await deps.store.change(ctx, run));
     if (!KEY.test(key)) {
       throw new AppError('INPUT_INVALID', {
         description: 'Idempotency-Key must be 1–255 printable ASCII characters.',
@@ -35,7 +35,7 @@ export function idempotentPost(deps: { store: UserStore; repos: { idempotency: I
       .update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`)
       .digest('hex');
     const outcome = await deps.repos.idempotency.runOnce(
-      { userId, key, requestHash, ttlSeconds: IDEMPOTENCY_TTL_SECONDS },
+      { userId: ctx.userId, app: ctx.app, key, requestHash, ttlSeconds: IDEMPOTENCY_TTL_SECONDS },
       run,
     );
     if (outcome.state === 'mismatch') {

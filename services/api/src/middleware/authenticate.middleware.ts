@@ -2,7 +2,6 @@ import { AppError } from '@pfs/errors';
 import { rateLimitRefusals, setRequestIdentity } from '@pfs/http';
 import { attachCallerContext } from '@pfs/resource-api';
 import { AccessTokenRecord, parseScope } from '@pfs/contracts';
-import { runAsApp } from '@pfs/resource-store';
 import type { NextFunction, Request, Response } from 'express';
 import type { RequestContext } from '../http/request-context';
 import type { RequestGate } from './request-gate';
@@ -109,7 +108,8 @@ export function authenticate(gate: RequestGate, options: AuthenticateOptions = {
     attachCallerContext(req, context);
     setRequestIdentity(res, context);
     if (record.kind === 'personal' && record.token_id) onPersonalTokenUse?.(record.token_id);
-    // `extra` is private to the user and the application: repositories read the application from here.
-    runAsApp(app, () => next());
+    // `extra` is private to the user and the application: handlers open the store's contexts from this
+    // context (`deps.store.read(ctx)`), which carries `app`.
+    next();
   };
 }

@@ -22,12 +22,12 @@ const draft = (body: Record<string, unknown>): EntryDraft =>
 const asBody = (state: Record<string, unknown>) => state as unknown as EntryBody;
 
 async function balanceOf(userId: string, accountId: string): Promise<string> {
-  const account = (await accountsTable.findById(deps.store.read(userId), accountId))!;
+  const account = (await accountsTable.findById(deps.store.read({ userId: userId }), accountId))!;
   return new Decimal(account.initialBalance).plus(account.entriesTotal).toFixed();
 }
 
 async function entryOf(userId: string, id: string) {
-  return (await entriesTable.findById(deps.store.read(userId), id))!;
+  return (await entriesTable.findById(deps.store.read({ userId: userId }), id))!;
 }
 
 describe('ledger balances and transfers', () => {
@@ -73,19 +73,23 @@ describe('ledger balances and transfers', () => {
     expect(companion).toMatchObject({ accountId: to.id, amount: '250', transactionId: entry.id });
     expect([await balanceOf(userId, from.id), await balanceOf(userId, to.id)]).toEqual(['750', '250']);
 
-    await updateEntry(deps, userId, {
-      id: entry.id,
-      clientModified: entry.modifiedAt,
-      intended: () => ({ ...entriesTable.options.toSnapshot(entry), amount: '-300', desc: 'moved more' }),
-      transfer: 'keep',
-      parseState: asBody,
-      presentCurrent: () => ({}),
-    });
+    await updateEntry(
+      deps,
+      { userId: userId },
+      {
+        id: entry.id,
+        clientModified: entry.modifiedAt,
+        intended: () => ({ ...entriesTable.options.toSnapshot(entry), amount: '-300', desc: 'moved more' }),
+        transfer: 'keep',
+        parseState: asBody,
+        presentCurrent: () => ({}),
+      },
+    );
     expect(await entryOf(userId, companion.id)).toMatchObject({ amount: '300', description: 'moved more' });
     expect([await balanceOf(userId, from.id), await balanceOf(userId, to.id)]).toEqual(['700', '300']);
 
-    await deleteEntry(deps, userId, companion.id);
-    expect(await entriesTable.findById(deps.store.read(userId), entry.id)).toBeUndefined();
+    await deleteEntry(deps, { userId: userId }, companion.id);
+    expect(await entriesTable.findById(deps.store.read({ userId: userId }), entry.id)).toBeUndefined();
     expect([await balanceOf(userId, from.id), await balanceOf(userId, to.id)]).toEqual(['1000', '0']);
   });
 
@@ -96,14 +100,18 @@ describe('ledger balances and transfers', () => {
     const [entry] = await createEntries(deps, userId, [
       draft({ amount: -10, account: a.id, transaction: { account: b.id } }),
     ]);
-    const updated = await updateEntry(deps, userId, {
-      id: entry.id,
-      clientModified: entry.modifiedAt,
-      intended: () => ({ ...entriesTable.options.toSnapshot(entry) }),
-      transfer: 'remove',
-      parseState: asBody,
-      presentCurrent: () => ({}),
-    });
+    const updated = await updateEntry(
+      deps,
+      { userId: userId },
+      {
+        id: entry.id,
+        clientModified: entry.modifiedAt,
+        intended: () => ({ ...entriesTable.options.toSnapshot(entry) }),
+        transfer: 'remove',
+        parseState: asBody,
+        presentCurrent: () => ({}),
+      },
+    );
     expect(updated.transactionId).toBeNull();
     expect([await balanceOf(userId, a.id), await balanceOf(userId, b.id)]).toEqual(['-10', '0']);
   });
@@ -137,8 +145,10 @@ describe('ledger balances and transfers', () => {
     const account = await createAccount(deps, owner, { name: 'Mine', currency: { code: 'EUR' } });
     await createAccount(deps, stranger, { name: 'Theirs', currency: { code: 'EUR' } });
     const [entry] = await createEntries(deps, owner, [draft({ amount: -1, account: account.id })]);
-    await expect(deleteEntry(deps, stranger, entry.id)).rejects.toMatchObject({ status: 404 });
-    await expect(deleteAccount(deps, stranger, account.id)).rejects.toMatchObject({ status: 404 });
+    await expect(deleteEntry(deps, { userId: stranger }, entry.id)).rejects.toMatchObject({ status: 404 });
+    await expect(deleteAccount(deps, { userId: stranger }, account.id)).rejects.toMatchObject({
+      status: 404,
+    });
     expect(await balanceOf(owner, account.id)).toBe('-1');
   });
 
@@ -149,11 +159,11 @@ describe('ledger balances and transfers', () => {
     const [entry] = await createEntries(deps, userId, [
       draft({ amount: -5, account: a.id, transaction: { account: b.id } }),
     ]);
-    expect(await deleteAccount(deps, userId, a.id)).toEqual({ deletedEntries: 1 });
+    expect(await deleteAccount(deps, { userId: userId }, a.id)).toEqual({ deletedEntries: 1 });
     const companion = await entryOf(userId, entry.transactionId!);
     expect(companion.transactionId).toBeNull();
     expect(await balanceOf(userId, b.id)).toBe('5');
-    await expect(deleteAccount(deps, userId, b.id)).rejects.toMatchObject({ status: 422 });
+    await expect(deleteAccount(deps, { userId: userId }, b.id)).rejects.toMatchObject({ status: 422 });
   });
 });
 
@@ -191,14 +201,18 @@ describe('ledger under concurrency', () => {
     ]);
     const outcomes = await Promise.allSettled(
       [2, 3, 4, 5].map((amount) =>
-        updateEntry(deps, userId, {
-          id: entry.id,
-          clientModified: entry.modifiedAt,
-          intended: () => ({ ...entriesTable.options.toSnapshot(entry), amount: String(-amount) }),
-          transfer: 'keep',
-          parseState: asBody,
-          presentCurrent: () => ({}),
-        }),
+        updateEntry(
+          deps,
+          { userId: userId },
+          {
+            id: entry.id,
+            clientModified: entry.modifiedAt,
+            intended: () => ({ ...entriesTable.options.toSnapshot(entry), amount: String(-amount) }),
+            transfer: 'keep',
+            parseState: asBody,
+            presentCurrent: () => ({}),
+          },
+        ),
       ),
     );
     // Same base, same field changed: one wins, the others conflict (409) and change nothing.
@@ -255,29 +269,33 @@ describe('ledger balances, property-based', () => {
           } else if (live.length && op.kind === 'update') {
             const id = live[op.pick % live.length];
             const current = await entryOf(userId, id);
-            await updateEntry(deps, userId, {
-              id,
-              clientModified: current.modifiedAt,
-              intended: () => ({
-                ...entriesTable.options.toSnapshot(current),
-                amount: String(op.cents / 100),
-              }),
-              transfer: 'keep',
-              parseState: asBody,
-              presentCurrent: () => ({}),
-            });
+            await updateEntry(
+              deps,
+              { userId: userId },
+              {
+                id,
+                clientModified: current.modifiedAt,
+                intended: () => ({
+                  ...entriesTable.options.toSnapshot(current),
+                  amount: String(op.cents / 100),
+                }),
+                transfer: 'keep',
+                parseState: asBody,
+                presentCurrent: () => ({}),
+              },
+            );
             const item = model.get(id)!;
             item.cents = op.cents;
             if (item.pair) model.get(item.pair)!.cents = -op.cents;
           } else if (live.length && op.kind === 'delete') {
             const id = live[op.pick % live.length];
-            await deleteEntry(deps, userId, id);
+            await deleteEntry(deps, { userId: userId }, id);
             const pair = model.get(id)!.pair;
             model.delete(id);
             if (pair) model.delete(pair);
           }
         }
-        expect(await deps.accounts.countLiveEntries(deps.store.read(userId))).toBe(model.size);
+        expect(await deps.accounts.countLiveEntries(deps.store.read({ userId: userId }))).toBe(model.size);
         for (const [index, acc] of accounts.entries()) {
           const expected = [...model.values()]
             .filter((item) => item.account === index)

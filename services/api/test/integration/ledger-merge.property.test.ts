@@ -90,18 +90,22 @@ describe('ledger under merges and bulk moves, property-based', () => {
             });
           } else if (op.kind === 'update' && model.size) {
             const id = [...model.keys()][op.pick % model.size];
-            const current = (await entriesTable.findById(deps.store.read(userId), id))!;
-            await updateEntry(deps, userId, {
-              id,
-              clientModified: current.modifiedAt,
-              intended: () => ({
-                ...entriesTable.options.toSnapshot(current),
-                amount: String(op.cents / 100),
-              }),
-              transfer: 'keep',
-              parseState: asBody,
-              presentCurrent: () => ({}),
-            });
+            const current = (await entriesTable.findById(deps.store.read({ userId: userId }), id))!;
+            await updateEntry(
+              deps,
+              { userId: userId },
+              {
+                id,
+                clientModified: current.modifiedAt,
+                intended: () => ({
+                  ...entriesTable.options.toSnapshot(current),
+                  amount: String(op.cents / 100),
+                }),
+                transfer: 'keep',
+                parseState: asBody,
+                presentCurrent: () => ({}),
+              },
+            );
             const item = model.get(id)!;
             item.cents = op.cents;
             if (item.pair) model.get(item.pair)!.cents = -op.cents;
@@ -118,9 +122,9 @@ describe('ledger under merges and bulk moves, property-based', () => {
             alive.splice(alive.indexOf(from), 1);
           }
         }
-        expect(await deps.accounts.countLiveEntries(deps.store.read(userId))).toBe(model.size);
+        expect(await deps.accounts.countLiveEntries(deps.store.read({ userId: userId }))).toBe(model.size);
         for (const accountId of alive) {
-          const account = (await accountsTable.findById(deps.store.read(userId), accountId))!;
+          const account = (await accountsTable.findById(deps.store.read({ userId: userId }), accountId))!;
           const expected = [...model.values()]
             .filter((item) => item.account === accountId)
             .reduce((sum, item) => sum + item.cents, 0);
@@ -129,7 +133,7 @@ describe('ledger under merges and bulk moves, property-based', () => {
           );
         }
         for (const [id, item] of model) {
-          const stored = (await entriesTable.findById(deps.store.read(userId), id))!;
+          const stored = (await entriesTable.findById(deps.store.read({ userId: userId }), id))!;
           expect([id, stored.accountId, stored.transactionId]).toEqual([id, item.account, item.pair ?? null]);
         }
       }),

@@ -76,7 +76,10 @@ it(`when images are deleted while their attachments export runs (${ROUNDS} round
     await waitForStatus(api, user, exportId, 'sent');
     expect(worker.exitCode).toBeNull();
 
-    const record = (await api.deps.repos.exports.findById(api.deps.store.read(user.userId), exportId))!;
+    const record = (await api.deps.repos.exports.findById(
+      api.deps.store.read({ userId: user.userId }),
+      exportId,
+    ))!;
     const files = await unzip(await buffer((await api.deps.storage.read(record.storageKey!)).body));
     const index = JSON.parse(files['index.json'].toString()) as {
       images: Array<{ id: string; file: string | null; skipped?: string }>;

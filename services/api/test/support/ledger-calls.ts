@@ -17,17 +17,17 @@ import {
  * calls them without an Idempotency-Key: one change of the user each.
  */
 export const createAccount = (deps: LedgerDeps, userId: string, body: AccountBody) =>
-  deps.store.change(userId, (change) => createAccountIn(deps, change, body));
+  deps.store.change({ userId: userId }, (change) => createAccountIn(deps, change, body));
 
 export const createEntries = (
   deps: LedgerDeps,
   userId: string,
   drafts: EntryDraft[],
   options: CreateEntriesOptions = {},
-) => deps.store.change(userId, (change) => createEntriesIn(deps, change, drafts, options));
+) => deps.store.change({ userId: userId }, (change) => createEntriesIn(deps, change, drafts, options));
 
 export const mergeAccounts = (deps: LedgerDeps, userId: string, sources: string[], target: string) =>
-  deps.store.change(userId, (change) => mergeAccountsIn(deps, change, sources, target));
+  deps.store.change({ userId: userId }, (change) => mergeAccountsIn(deps, change, sources, target));
 
 export const manageEntries = (deps: LedgerDeps, userId: string, request: ManageRequest) =>
-  deps.store.change(userId, (change) => manageEntriesIn(deps, change, request));
+  deps.store.change({ userId: userId }, (change) => manageEntriesIn(deps, change, request));

@@ -1,6 +1,6 @@
 import { AppError, inputError, notFound } from '@pfs/errors';
 import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
-import type { Account, Snapshot, UserChange } from '@pfs/resource-store';
+import type { Actor, Account, Snapshot, UserChange } from '@pfs/resource-store';
 import type { LedgerDeps } from '../../ledger-deps';
 import { accountSnapshotOf, assertAccountRules } from './account-rules';
 import type { AccountBody } from './accounts.schema';
@@ -38,11 +38,11 @@ export interface UpdateAccountOptions {
  */
 export async function updateAccount(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   options: UpdateAccountOptions,
 ): Promise<Account> {
   const accounts = deps.accounts.table;
-  return deps.store.change(userId, async (change) => {
+  return deps.store.change(actor, async (change) => {
     const current = await accounts.findById(change, options.id, { forUpdate: true });
     if (!current) throw notFound('Account', options.id);
     const merged = await resolveWrite({
@@ -71,10 +71,10 @@ export async function updateAccount(
  */
 export async function deleteAccount(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   id: string,
 ): Promise<{ deletedEntries: number }> {
-  return deps.store.change(userId, async (change) => {
+  return deps.store.change(actor, async (change) => {
     const [account] = await deps.accounts.lockAccounts(change, [id]);
     if (!account) throw notFound('Account', id);
     if ((await deps.accounts.countLive(change)) <= 1) {

@@ -62,7 +62,7 @@ export function accountsHandlers(deps: ApiDependencies) {
 
   const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'accounts' });
-    const result = await accounts.list(deps.store.read(ctx.userId), params, readFilters(req));
+    const result = await accounts.list(deps.store.read(ctx), params, readFilters(req));
     api.respond.sendList(req, res, { schema: 'accounts', params, result, present: presentAccount });
   };
 
@@ -91,7 +91,7 @@ export function accountsHandlers(deps: ApiDependencies) {
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const account = await accounts.findById(deps.store.read(ctx.userId), String(req.params.id));
+    const account = await accounts.findById(deps.store.read(ctx), String(req.params.id));
     if (!account) throw notFound('Account', String(req.params.id));
     api.respond.sendObject(req, res, 'accounts', presentAccount(account), account.modifiedAt);
   };
@@ -109,7 +109,7 @@ export function accountsHandlers(deps: ApiDependencies) {
     async (ctx, req, res) => {
       const clientModified = readClientModified(req.body);
       const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('accounts', req.body);
-      const updated = await updateAccount(ledger, ctx.userId, {
+      const updated = await updateAccount(ledger, ctx, {
         id: String(req.params.id),
         clientModified,
         intended: (edited) => {
@@ -125,7 +125,7 @@ export function accountsHandlers(deps: ApiDependencies) {
     };
 
   const remove: ApiHandler = async (ctx, req, res) => {
-    await deleteAccount(ledger, ctx.userId, String(req.params.id));
+    await deleteAccount(ledger, ctx, String(req.params.id));
     api.respond.sendNoContent(res);
   };
 

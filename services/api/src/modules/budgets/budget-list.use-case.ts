@@ -33,7 +33,11 @@ export async function listBudgetIterations(
   options: { params: ListParams; filters: BudgetListFilters; oneIterationOnly: boolean },
 ): Promise<PageResult<BudgetListItem>> {
   const { filters } = options;
-  const page = await budgetsTable.list(deps.store.read(user.id), options.params, budgetListFilters(filters));
+  const page = await budgetsTable.list(
+    deps.store.read(user.actor),
+    options.params,
+    budgetListFilters(filters),
+  );
   const items: BudgetAtIteration[] = page.items.flatMap((budget: Budget) => {
     const calendar = new BudgetCalendar(budget.recurrence, user.startDay);
     const range = calendar.rangeOf(filters.from, filters.to);

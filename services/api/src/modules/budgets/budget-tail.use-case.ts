@@ -1,5 +1,5 @@
 import { inputError } from '@pfs/errors';
-import { type Budget, budgetsTable } from '@pfs/resource-store';
+import { type Actor, type Budget, budgetsTable } from '@pfs/resource-store';
 import { currentIteration } from './budget-views.use-case';
 import { lockBudget, resolveBudgetWrite, type UpdateBudgetOptions } from './budget-writes.use-case';
 import type { BudgetsDeps } from './budgets.deps';
@@ -16,10 +16,10 @@ const dayBefore = (date: string) =>
  */
 export async function updateBudgetTail(
   deps: BudgetsDeps,
-  userId: string,
+  actor: Actor,
   options: UpdateBudgetOptions & { startDay: number; today: string },
 ): Promise<Budget> {
-  return deps.store.change(userId, async (change) => {
+  return deps.store.change(actor, async (change) => {
     const current = await lockBudget(change, options.id);
     if (current.recurrence.end && current.recurrence.end < options.today) {
       // Every iteration is in the past, and the past keeps its definition: there is no tail to change.

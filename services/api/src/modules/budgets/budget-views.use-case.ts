@@ -1,5 +1,5 @@
 import { findCrossRate } from '@pfs/money';
-import type { Budget, UserRead } from '@pfs/resource-store';
+import type { Actor, Budget, UserRead } from '@pfs/resource-store';
 import { type BudgetAtIteration, type BudgetFigures, computeBudgetFigures } from './budget-figures';
 import { Decimal } from '@pfs/money';
 import { BudgetCalendar, type Iteration } from './budget-iterations';
@@ -8,6 +8,8 @@ import type { BudgetProblem, BudgetView } from './budgets.presenter';
 
 /** The user facts a budget's iterations depend on: the month start and the main currency. */
 export interface BudgetUser {
+  /** Whom the budget reads act for (the request's context). */
+  actor: Actor;
   id: string;
   startDay: number;
   currency: string;
@@ -36,7 +38,7 @@ export async function viewBudgets(
   user: BudgetUser,
   items: BudgetAtIteration[],
   /** Where to read: the pool, or the change that just wrote the budget (not committed yet). */
-  read: UserRead = deps.store.read(user.id),
+  read: UserRead = deps.store.read(user.actor),
 ): Promise<BudgetView[]> {
   const figures = await rememberedFigures(deps, read, user, items);
   const problems = await findProblems(deps, read, [...new Set(items.map((item) => item.budget))]);

@@ -1,6 +1,7 @@
 import { type FieldError, inputError, notFound } from '@pfs/errors';
 import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
 import {
+  type Actor,
   accountsTable,
   type Budget,
   type BudgetReferenceField,
@@ -71,10 +72,10 @@ export interface UpdateBudgetOptions {
 /** PUT/PATCH under the write rule (stale → merge or 409), then the budget rules and references. */
 export async function updateBudget(
   deps: BudgetsDeps,
-  userId: string,
+  actor: Actor,
   options: UpdateBudgetOptions,
 ): Promise<Budget> {
-  return deps.store.change(userId, async (change) => {
+  return deps.store.change(actor, async (change) => {
     const current = await lockBudget(change, options.id);
     const snapshot = await resolveBudgetWrite(change, current, options);
     return (await budgetsTable.update(change, current.id, snapshot))!;
@@ -109,8 +110,8 @@ export async function resolveBudgetWrite(
   return snapshot;
 }
 
-export async function deleteBudget(deps: BudgetsDeps, userId: string, id: string): Promise<void> {
-  const deleted = await deps.store.change(userId, (change) => budgetsTable.softDelete(change, [id]));
+export async function deleteBudget(deps: BudgetsDeps, actor: Actor, id: string): Promise<void> {
+  const deleted = await deps.store.change(actor, (change) => budgetsTable.softDelete(change, [id]));
   if (!deleted) throw notFound('Budget', id);
 }
 

@@ -1,11 +1,11 @@
 import type { RateSource } from '@pfs/money';
-import type { BudgetRepository, UserRepository, UserStore } from '@pfs/resource-store';
+import type { BudgetRepository, UserRepository, ActorStore } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 
 /** What the budgets use cases need. */
 export interface BudgetsDeps {
   /** Read contexts and changes (the unit of work) for the repositories below. */
-  store: UserStore;
+  store: ActorStore;
   budgets: BudgetRepository;
   users: UserRepository;
   /** EUR reference rates loaded at boot (conversion of entries in other currencies). */

@@ -7,7 +7,7 @@ import {
   parsePageParams,
   readClientModified,
 } from '@pfs/resource-api';
-import type { Budget, Snapshot, UserRead } from '@pfs/resource-store';
+import type { Actor, Budget, Snapshot, UserRead } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 import { withRates } from '../../http/rates-ready';
@@ -37,10 +37,10 @@ export function budgetsHandlers(deps: ApiDependencies) {
   const idempotent = idempotentPost(deps);
   const budgetsTable = deps.repos.budgets.table;
 
-  const userOf = async (userId: string): Promise<BudgetUser> => {
-    const user = await deps.repos.users.findById(userId);
+  const userOf = async (actor: Actor): Promise<BudgetUser> => {
+    const user = await deps.repos.users.findById(actor.userId);
     if (!user) throw notFound('User');
-    return { id: user.id, startDay: user.startDay, currency: user.currency };
+    return { actor, id: user.id, startDay: user.startDay, currency: user.currency };
   };
   const presentCurrent = async (user: BudgetUser, budget: Budget, read?: UserRead) => {
     const [view] = await viewBudgets(
@@ -56,7 +56,7 @@ export function budgetsHandlers(deps: ApiDependencies) {
     const filters = readListFilters(req);
     const oneIterationOnly = parseBooleanParam(req.query as Record<string, unknown>, 'one_iteration_only');
     const params = api.parseList(req, { endpoint: 'budgets' });
-    const result = await listBudgetIterations(budgets, await userOf(ctx.userId), {
+    const result = await listBudgetIterations(budgets, await userOf(ctx), {
       params,
       filters,
       oneIterationOnly: oneIterationOnly ?? false,
@@ -97,8 +97,8 @@ export function budgetsHandlers(deps: ApiDependencies) {
     const query = req.query as Record<string, unknown>;
     const range = readRange(query, false);
     const { page, perPage } = parsePageParams(query);
-    const user = await userOf(ctx.userId);
-    const budget = await budgetsTable.findById(deps.store.read(user.id), String(req.params.id));
+    const user = await userOf(ctx);
+    const budget = await budgetsTable.findById(deps.store.read(ctx), String(req.params.id));
     if (!budget) throw notFound('Budget', String(req.params.id));
     const history = await budgetHistory(budgets, user, budget, { ...range, page, perPage });
     api.respond.sendOffsetPage(req, res, 'budgets', {
@@ -110,15 +110,15 @@ export function budgetsHandlers(deps: ApiDependencies) {
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const user = await userOf(ctx.userId);
-    const budget = await budgetsTable.findById(deps.store.read(user.id), String(req.params.id));
+    const user = await userOf(ctx);
+    const budget = await budgetsTable.findById(deps.store.read(ctx), String(req.params.id));
     if (!budget) throw notFound('Budget', String(req.params.id));
     // ETag only: amount and planned change with entries, so the budget's own modified is no Last-Modified.
     api.respond.sendObject(req, res, 'budgets', await presentCurrent(user, budget));
   };
 
   const create: ApiHandler = async (ctx, req, res) => {
-    const user = await userOf(ctx.userId);
+    const user = await userOf(ctx);
     await idempotent(req, res, async (change) => {
       const body = await parseCreateBody<BudgetBody>(api.schemas, 'budgets', withRecurrence(req.body));
       const created = await createBudget(budgets, change, body);
@@ -144,14 +144,14 @@ export function budgetsHandlers(deps: ApiDependencies) {
           },
         ]);
       }
-      const user = await userOf(ctx.userId);
+      const user = await userOf(ctx);
       const clientModified = readClientModified(req.body);
       // The 409 body needs figures, which need a query: presented up front for the rare conflict.
-      const current = await budgetsTable.findById(deps.store.read(user.id), String(req.params.id));
+      const current = await budgetsTable.findById(deps.store.read(ctx), String(req.params.id));
       if (!current) throw notFound('Budget', String(req.params.id));
       const currentBody = await presentCurrent(user, current);
       const write = scopeOfUpdate === 'tail' ? updateBudgetTail : updateBudget;
-      const updated = await write(budgets, user.id, {
+      const updated = await write(budgets, ctx, {
         startDay: user.startDay,
         today: todayUtc(),
         id: current.id,
@@ -174,7 +174,7 @@ export function budgetsHandlers(deps: ApiDependencies) {
     };
 
   const remove: ApiHandler = async (ctx, req, res) => {
-    await deleteBudget(budgets, ctx.userId, String(req.params.id));
+    await deleteBudget(budgets, ctx, String(req.params.id));
     api.respond.sendNoContent(res);
   };
 

@@ -29,12 +29,11 @@ function mergeHandler(categories: CategoryRepository, deps: ApiDependencies): Ap
     }
     if (!target || !isResourceId(target))
       throw inputError([{ field: 'category', error: 'must be a category id' }]);
-    const userId = ctx.userId;
-    const found = await categories.findLiveIds(deps.store.read(userId), [...new Set([...sources, target])]);
+    const found = await categories.findLiveIds(deps.store.read(ctx), [...new Set([...sources, target])]);
     const missing = [...new Set([...sources, target])].filter((id) => !found.some((c) => c.id === id));
     if (missing.length) throw notFound('Category', missing[0]);
     found.forEach(refuseSystem);
-    await deps.store.change(userId, (change) => categories.merge(change, sources, target));
+    await deps.store.change(ctx, (change) => categories.merge(change, sources, target));
     deps.resourceApi.respond.sendNoContent(res);
   };
 }

@@ -46,7 +46,7 @@ export function entriesHandlers(deps: ApiDependencies) {
 
   const list: ApiHandler = async (ctx, req, res) => {
     const userId = ctx.userId;
-    const read = deps.store.read(userId);
+    const read = deps.store.read(ctx);
     const params = api.parseList(req, { endpoint: 'entries' });
     const filters = readEntryFilters(req);
     const seriesFilter = readRepeatFilter(req);
@@ -98,7 +98,7 @@ export function entriesHandlers(deps: ApiDependencies) {
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const read = deps.store.read(ctx.userId);
+    const read = deps.store.read(ctx);
     const entry = await entriesTable.findById(read, String(req.params.id));
     if (!entry) throw notFound('Entry', String(req.params.id));
     const present = await presenterFor(read, [entry]);
@@ -150,7 +150,6 @@ export function entriesHandlers(deps: ApiDependencies) {
   const update =
     (mode: 'put' | 'patch'): ApiHandler =>
     async (ctx, req, res) => {
-      const userId = ctx.userId;
       const clientModified = readClientModified(req.body);
       const { modified: _ignored, ...body } = api.schemas.normalizeUpdate('entries', req.body);
       const intended = (edited: Snapshot): Snapshot => {
@@ -161,7 +160,7 @@ export function entriesHandlers(deps: ApiDependencies) {
       };
       const updated = await updateSeriesEntry(
         ledger,
-        userId,
+        ctx,
         {
           id: String(req.params.id),
           clientModified,
@@ -172,12 +171,12 @@ export function entriesHandlers(deps: ApiDependencies) {
         },
         readSeriesEdit(req, mode, api.schemas),
       );
-      const present = await presenterFor(deps.store.read(userId), [updated]);
+      const present = await presenterFor(deps.store.read(ctx), [updated]);
       api.respond.sendObject(req, res, 'entries', present(updated), updated.modifiedAt);
     };
 
   const remove: ApiHandler = async (ctx, req, res) => {
-    await deleteSeriesEntry(ledger, ctx.userId, String(req.params.id), readSeriesScope(req, 'delete'));
+    await deleteSeriesEntry(ledger, ctx, String(req.params.id), readSeriesScope(req, 'delete'));
     api.respond.sendNoContent(res);
   };
 

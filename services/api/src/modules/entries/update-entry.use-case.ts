@@ -1,7 +1,7 @@
 import { inputError, notFound } from '@pfs/errors';
 import { Decimal, roundToCurrency } from '@pfs/money';
 import { assertExtraSize, resolveWrite } from '@pfs/resource-api';
-import type { Entry, Snapshot, UserChange } from '@pfs/resource-store';
+import type { Actor, Entry, Snapshot, UserChange } from '@pfs/resource-store';
 import type { EntryBody } from './entry-body.schema';
 import { assertEntryRules, type EntryDraft, entryDraftOf } from './entry-draft';
 import { EntryWriter } from './entry-writer';
@@ -33,10 +33,10 @@ const mergeable = (snapshot: Snapshot): Snapshot =>
  */
 export async function updateEntry(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   options: UpdateEntryOptions,
 ): Promise<Entry> {
-  return deps.store.change(userId, async (change) => {
+  return deps.store.change(actor, async (change) => {
     const { entry } = await applyEntryUpdate(new EntryWriter(deps, change), deps, change, options);
     return entry;
   });

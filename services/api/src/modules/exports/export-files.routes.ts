@@ -34,7 +34,7 @@ export function exportFilesRoutes(
       );
     }
     const [, userId, exportId, filename] = match;
-    const record = await exportsRepo.findById(deps.store.read(userId), exportId);
+    const record = await exportsRepo.findById(deps.store.read({ userId }), exportId);
     if (!record || record.storageKey !== key)
       throw new AppError('OBJECT_NOT_FOUND', { description: 'This export no longer exists.' });
     await sendStoredObject(

@@ -28,12 +28,12 @@ export function exportsHandlers(deps: ApiDependencies) {
 
   const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'exports' });
-    const result = await exportsRepo.list(deps.store.read(ctx.userId), params, readFilters(req));
+    const result = await exportsRepo.list(deps.store.read(ctx), params, readFilters(req));
     api.respond.sendList(req, res, { schema: 'exports', params, result, present: presentExport });
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const record = await exportsRepo.findById(deps.store.read(ctx.userId), String(req.params.id));
+    const record = await exportsRepo.findById(deps.store.read(ctx), String(req.params.id));
     if (!record) throw notFound('Export', String(req.params.id));
     api.respond.sendObject(req, res, 'exports', presentExport(record), record.modifiedAt);
   };
@@ -48,20 +48,19 @@ export function exportsHandlers(deps: ApiDependencies) {
       });
     }
     const userId = ctx.userId;
-    const created = await deps.store.change(userId, (change) => exportsRepo.create(change, input));
+    const created = await deps.store.change(ctx, (change) => exportsRepo.create(change, input));
     await deps.exportQueue.enqueue(userId, created.id);
     api.respond.sendCreated(res, 'exports', '/exports', created.id, presentExport(created));
   };
 
   const markSeen: ApiHandler = async (ctx, req, res) => {
-    const userId = ctx.userId;
     const id = String(req.params.id);
     const updated = await updateFromRequest({
       req,
       schema: 'exports',
       schemas: api.schemas,
       mode: 'put',
-      update: (decide) => deps.store.change(userId, (change) => exportsRepo.update(change, id, decide)),
+      update: (decide) => deps.store.change(ctx, (change) => exportsRepo.update(change, id, decide)),
       toSnapshot: exportsTable.options.toSnapshot,
       present: presentExport,
       what: 'Export',

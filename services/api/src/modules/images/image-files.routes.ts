@@ -47,7 +47,7 @@ export function imageFileHandlers(deps: ApiDependencies): { upload: ApiHandler; 
   const download: ApiHandler = async (ctx, req, res) => {
     const id = String(req.params.id);
     const name = String(req.params.file);
-    const image = await images.findById(deps.store.read(ctx.userId), id);
+    const image = await images.findById(deps.store.read(ctx), id);
     if (!image) throw notFound('Image', id);
     if (!IMAGE_FILES[image.type].includes(name)) {
       throw new AppError('OBJECT_NOT_FOUND', {

@@ -20,7 +20,7 @@ export function imagesHandlers(deps: ApiDependencies) {
   const list: ApiHandler = async (ctx, req, res) => {
     const query = req.query as Record<string, unknown>;
     const params = api.parseList(req, { endpoint: 'images' });
-    const result = await images.list(deps.store.read(ctx.userId), params, {
+    const result = await images.list(deps.store.read(ctx), params, {
       type: parseEnumParam(query, 'type', IMAGE_TYPES),
       ids: parseListParam(query, 'ids', isResourceId),
     });
@@ -28,7 +28,7 @@ export function imagesHandlers(deps: ApiDependencies) {
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const image = await images.findById(deps.store.read(ctx.userId), String(req.params.id));
+    const image = await images.findById(deps.store.read(ctx), String(req.params.id));
     if (!image) throw notFound('Image', String(req.params.id));
     api.respond.sendObject(req, res, 'images', present(image), image.modifiedAt);
   };
@@ -36,14 +36,13 @@ export function imagesHandlers(deps: ApiDependencies) {
   const update =
     (mode: 'put' | 'patch'): ApiHandler =>
     async (ctx, req, res) => {
-      const userId = ctx.userId;
       const id = String(req.params.id);
       const updated = await updateFromRequest({
         req,
         schema: 'images',
         schemas: api.schemas,
         mode,
-        update: (decide) => deps.store.change(userId, (change) => images.update(change, id, decide)),
+        update: (decide) => deps.store.change(ctx, (change) => images.update(change, id, decide)),
         toSnapshot: images.table.options.toSnapshot,
         present,
         what: 'Image',
@@ -54,7 +53,7 @@ export function imagesHandlers(deps: ApiDependencies) {
 
   const remove: ApiHandler = async (ctx, req, res) => {
     const id = String(req.params.id);
-    const deleted = await deps.store.change(ctx.userId, (change) => images.delete(change, id));
+    const deleted = await deps.store.change(ctx, (change) => images.delete(change, id));
     if (!deleted) throw notFound('Image', id);
     // After the commit: the image is gone for clients either way. A file left behind by a storage
     // failure is logged with its key (the row keeps status `deleting`) for the operator to remove.

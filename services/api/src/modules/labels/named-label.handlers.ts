@@ -1,6 +1,6 @@
 import { notFound } from '@pfs/errors';
 import { parseCreateBody, updateFromRequest } from '@pfs/resource-api';
-import type { SyncedRecord } from '@pfs/resource-store';
+import type { Actor, SyncedRecord } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 import type { NamedLabelSpec } from './named-label';
@@ -14,14 +14,14 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
   const { repository, guard, check, merge } = spec.bind(deps);
   const api = deps.resourceApi;
 
-  const countsOf = async (userId: string, record: T) =>
-    (await repository.countsFor(deps.store.read(userId), [record.id])).get(record.id);
+  const countsOf = async (actor: Actor, record: T) =>
+    (await repository.countsFor(deps.store.read(actor), [record.id])).get(record.id);
 
   const list: ApiHandler = async (ctx, req, res) => {
     const userId = ctx.userId;
     const params = api.parseList(req, { endpoint: resource, defaultPerPage: spec.defaultPerPage });
     const result = await repository.list(
-      deps.store.read(userId),
+      deps.store.read(ctx),
       params,
       spec.filters(req.query as Record<string, unknown>),
     );
@@ -32,7 +32,7 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
         await api.rememberAtWatermark(
           `counts:${resource}:${userId}:${ids.join(',')}`,
           result.watermark,
-          async () => Object.fromEntries(await repository.countsFor(deps.store.read(userId), ids)),
+          async () => Object.fromEntries(await repository.countsFor(deps.store.read(ctx), ids)),
         ),
       ),
     );
@@ -45,24 +45,22 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const record = await repository.findById(deps.store.read(ctx.userId), String(req.params.id));
+    const record = await repository.findById(deps.store.read(ctx), String(req.params.id));
     if (!record) throw notFound(what, String(req.params.id));
-    const counts = await countsOf(ctx.userId, record);
+    const counts = await countsOf(ctx, record);
     api.respond.sendObject(req, res, resource, present(record, counts), record.modifiedAt);
   };
 
   const create: ApiHandler = async (ctx, req, res) => {
-    const userId = ctx.userId;
-    const state = await parseCreateBody(api.schemas, resource, req.body, check?.(deps.store.read(userId)));
-    const created = await deps.store.change(userId, (change) => repository.create(change, state));
-    const counts = await countsOf(userId, created);
+    const state = await parseCreateBody(api.schemas, resource, req.body, check?.(deps.store.read(ctx)));
+    const created = await deps.store.change(ctx, (change) => repository.create(change, state));
+    const counts = await countsOf(ctx, created);
     api.respond.sendCreated(res, resource, `/${resource}`, created.id, present(created, counts));
   };
 
   const update =
     (mode: 'put' | 'patch'): ApiHandler =>
     async (ctx, req, res) => {
-      const userId = ctx.userId;
       const id = String(req.params.id);
       const updated = await updateFromRequest({
         req,
@@ -70,7 +68,7 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
         schemas: api.schemas,
         mode,
         update: (decide) =>
-          deps.store.change(userId, (change) =>
+          deps.store.change(ctx, (change) =>
             repository.update(
               change,
               id,
@@ -84,24 +82,23 @@ export function namedLabelHandlers<T extends SyncedRecord, F>(
           ),
         toSnapshot: spec.toSnapshot,
         present: (record) => present(record),
-        check: check?.(deps.store.read(userId)),
+        check: check?.(deps.store.read(ctx)),
         what,
         id,
       });
-      const counts = await countsOf(userId, updated);
+      const counts = await countsOf(ctx, updated);
       api.respond.sendObject(req, res, resource, present(updated, counts), updated.modifiedAt);
     };
 
   const remove: ApiHandler = async (ctx, req, res) => {
-    const userId = ctx.userId;
     const id = String(req.params.id);
     if (guard) {
       // A guarded record is read first: the guard decides on what is stored before anything is deleted.
-      const current = await repository.findById(deps.store.read(userId), id);
+      const current = await repository.findById(deps.store.read(ctx), id);
       if (!current) throw notFound(what, id);
       guard(current);
-      await deps.store.change(userId, (change) => repository.delete(change, current.id));
-    } else if (!(await deps.store.change(userId, (change) => repository.delete(change, id)))) {
+      await deps.store.change(ctx, (change) => repository.delete(change, current.id));
+    } else if (!(await deps.store.change(ctx, (change) => repository.delete(change, id)))) {
       throw notFound(what, id);
     }
     api.respond.sendNoContent(res);

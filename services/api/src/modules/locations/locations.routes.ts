@@ -67,7 +67,7 @@ export function locationsHandlers(deps: ApiDependencies) {
   const locations: ApiHandler = async (ctx, req, res) => {
     const userId = ctx.userId;
     const params = api.parseList(req, { endpoint: ENDPOINT });
-    const result = await listEntryLocations(deps.store.read(userId), {
+    const result = await listEntryLocations(deps.store.read(ctx), {
       filters: readEntryFilters(req),
       sinceSeq: params.sinceSeq,
       includeDeleted: params.includeDeleted,
@@ -88,7 +88,7 @@ export function locationsHandlers(deps: ApiDependencies) {
   const location: ApiHandler = async (ctx, req, res) => {
     const key = String(req.params.id);
     if (key.length > 255) throw notFound('Location', key.slice(0, 40));
-    const result = await listEntryLocations(deps.store.read(ctx.userId), {
+    const result = await listEntryLocations(deps.store.read(ctx), {
       filters: {},
       includeDeleted: false,
       key,

@@ -32,7 +32,7 @@ export function updateMeHandler(deps: ApiDependencies): ApiHandler {
         userProfiles: deps.repos.userProfiles,
       },
       {
-        userId: ctx.userId,
+        actor: ctx,
         clientModified,
         profile: {
           firstName: text(body.first_name),

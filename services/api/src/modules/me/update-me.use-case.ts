@@ -1,12 +1,12 @@
 import { AppError, inputError, notFound } from '@pfs/errors';
-import type { ProfileUpdate, User, UserProfileRepository, UserStore } from '@pfs/resource-store';
+import type { Actor, ActorStore, ProfileUpdate, User, UserProfileRepository } from '@pfs/resource-store';
 import { changeMainCurrency, type MainCurrencyDeps } from './change-main-currency.use-case';
 import type { MeBody } from './me.schema';
 import { MAX_CUSTOM_RATES, readCurrencyRequest } from './currency-change-request';
 import { nextCustomRates, nextRecentCurrencies } from './currency-settings';
 
 export interface UpdateMeInput {
-  userId: string;
+  actor: Actor;
   clientModified: Date;
   /** The profile fields of the body; the currency fields come from `currency`. */
   profile: Omit<ProfileUpdate, 'currency' | 'recentCurrencies' | 'customRates'>;
@@ -22,11 +22,11 @@ export interface UpdateMeInput {
  * cached `GET /me` is dropped (by the profile repository), before the response says the write happened.
  */
 export async function updateMe(
-  deps: MainCurrencyDeps & { store: UserStore; userProfiles: UserProfileRepository },
+  deps: MainCurrencyDeps & { store: ActorStore; userProfiles: UserProfileRepository },
   input: UpdateMeInput,
 ): Promise<User> {
   const profiles = deps.userProfiles;
-  const updated = await deps.store.change(input.userId, async (change) => {
+  const updated = await deps.store.change(input.actor, async (change) => {
     const locked = await profiles.lockProfile(change, input.clientModified);
     if (!locked) throw notFound('User');
     const current = locked.user;

@@ -10,24 +10,24 @@ export function notificationsHandlers(deps: ApiDependencies) {
 
   const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'notifications' });
-    const result = await notifications.list(deps.store.read(ctx.userId), params);
+    const result = await notifications.list(deps.store.read(ctx), params);
     api.respond.sendList(req, res, { schema: 'notifications', params, result, present: presentNotification });
   };
 
   // The reference's "dismiss all": every notification read and gone at once (204 even when there were none).
   const dismissAll: ApiHandler = async (ctx, _req, res) => {
-    await deps.store.change(ctx.userId, (change) => notifications.deleteAll(change));
+    await deps.store.change(ctx, (change) => notifications.deleteAll(change));
     api.respond.sendNoContent(res);
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const record = await notifications.findById(deps.store.read(ctx.userId), String(req.params.id));
+    const record = await notifications.findById(deps.store.read(ctx), String(req.params.id));
     if (!record) throw notFound('Notification', String(req.params.id));
     api.respond.sendObject(req, res, 'notifications', presentNotification(record), record.modifiedAt);
   };
 
   const dismiss: ApiHandler = async (ctx, req, res) => {
-    const deleted = await deps.store.change(ctx.userId, (change) =>
+    const deleted = await deps.store.change(ctx, (change) =>
       notifications.delete(change, String(req.params.id)),
     );
     if (!deleted) throw notFound('Notification', String(req.params.id));

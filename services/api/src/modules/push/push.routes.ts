@@ -31,7 +31,7 @@ export function pushHandlers(deps: ApiDependencies) {
     }
     const mismatch = pushTokenMismatch(parsed.data.type, parsed.data.token, deps.config.WNS_CHANNEL_HOSTS);
     if (mismatch) throw inputError([{ field: 'token', error: mismatch }]);
-    await tokens.register(deps.store.read(ctx.userId), ctx.clientId, parsed.data.type, parsed.data.token);
+    await tokens.register(deps.store.read(ctx), ctx.clientId, parsed.data.type, parsed.data.token);
     deps.resourceApi.respond.sendNoContent(res);
   };
   return { register };

@@ -1,11 +1,18 @@
 import { inputError } from '@pfs/errors';
 import { findUserCrossRate } from '@pfs/money';
-import { type ListParams, parseBooleanParam, userIdOf } from '@pfs/resource-api';
-import { buildEntryFilters, type Entry, type EntryFilters, type SqlFilter } from '@pfs/resource-store';
+import { type ListParams, parseBooleanParam } from '@pfs/resource-api';
+import {
+  type Actor,
+  buildEntryFilters,
+  type Entry,
+  type EntryFilters,
+  type SqlFilter,
+} from '@pfs/resource-store';
 import type { Request, Response } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import type { PresenterFor } from '../entries/entry-presenter-for';
 import { type LedgerDeps, ledgerDepsOf } from '../../ledger-deps';
+import { requestContext } from '../../http/request-context';
 import {
   matchesFilters,
   type PlannedOccurrence,
@@ -48,15 +55,15 @@ export interface ExpandedPage {
  */
 export async function listExpanded(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   params: ListParams,
   filters: EntryFilters,
   sqlFilters: SqlFilter[],
   seriesId?: string,
 ): Promise<ExpandedPage> {
   const [page, allPlanned] = await Promise.all([
-    deps.entries.table.list(deps.store.read(userId), { ...params, after: undefined }, sqlFilters),
-    plannedOccurrences(deps, userId, { from: filters.from!, to: filters.to! }),
+    deps.entries.table.list(deps.store.read(actor), { ...params, after: undefined }, sqlFilters),
+    plannedOccurrences(deps, actor, { from: filters.from!, to: filters.to! }),
   ]);
   // A series filter (repeat=) keeps that series' planned occurrences only.
   const planned = allPlanned.filter(
@@ -80,11 +87,11 @@ export async function sendExpanded(
 ): Promise<void> {
   const { req, res, deps } = http;
   const ledger = ledgerDepsOf(deps);
-  const userId = userIdOf(req);
-  const settings = await ledger.entries.findCurrencySettings(deps.store.read(userId));
+  const actor = requestContext(req);
+  const settings = await ledger.entries.findCurrencySettings(deps.store.read(actor));
   const sqlFilters = [...buildEntryFilters(filters), ...seriesFilter];
-  const page = await listExpanded(ledger, userId, params, filters, sqlFilters, readRepeatId(req));
-  const present = await http.presenterFor(deps.store.read(userId), page.entries, settings);
+  const page = await listExpanded(ledger, actor, params, filters, sqlFilters, readRepeatId(req));
+  const present = await http.presenterFor(deps.store.read(actor), page.entries, settings);
   const body = [
     ...page.entries.map(present),
     ...page.planned.map((item) =>

@@ -1,6 +1,6 @@
 import { inputError } from '@pfs/errors';
 import { amountToJson, Decimal, findCrossRate, roundToCurrency } from '@pfs/money';
-import type { EntryFilters, RepeatSeries } from '@pfs/resource-store';
+import type { Actor, EntryFilters, RepeatSeries } from '@pfs/resource-store';
 import type { EntryDraft } from '../entries/entry-draft';
 import type { LedgerDeps } from '../../ledger-deps';
 import { occurrenceDates } from './repeat-rule';
@@ -47,10 +47,10 @@ const tooFarAhead = () =>
  */
 export async function plannedOccurrences(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   range: { from: string; to: string },
 ): Promise<PlannedOccurrence[]> {
-  const read = deps.store.read(userId);
+  const read = deps.store.read(actor);
   const series = await deps.repeats.findLiveOfUser(read);
   const planned: PlannedOccurrence[] = [];
   // Rule dates are computed from each series' start: what one read may compute is bounded, however many

@@ -1,3 +1,4 @@
+import type { Actor } from '@pfs/resource-store';
 import { notFound } from '@pfs/errors';
 import { deleteEntry } from '../entries/delete-entry.use-case';
 import { EntryWriter } from '../entries/entry-writer';
@@ -14,14 +15,14 @@ import { saveProgress, userToday } from './repeat-series.use-case';
  */
 export async function deleteSeriesEntry(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   id: string,
   scope: SeriesScope,
 ): Promise<void> {
-  const entry = await deps.entries.table.findById(deps.store.read(userId), id);
+  const entry = await deps.entries.table.findById(deps.store.read(actor), id);
   if (!entry) throw notFound('Entry', id);
-  if (!entry.repeatId || scope === 'one') return deleteEntry(deps, userId, id);
-  await deps.store.change(userId, async (change) => {
+  if (!entry.repeatId || scope === 'one') return deleteEntry(deps, actor, id);
+  await deps.store.change(actor, async (change) => {
     // Read again under the user's write lock: a split committed meanwhile may have moved the entry to
     // another series (and renumbered it), so both the series and the iteration come from this read.
     const current = await deps.entries.table.findById(change, id, { forUpdate: true });

@@ -1,6 +1,6 @@
 import { inputError } from '@pfs/errors';
 import { formatAmount } from '@pfs/money';
-import type { Entry, RepeatSeries } from '@pfs/resource-store';
+import type { Actor, Entry, RepeatSeries } from '@pfs/resource-store';
 import type { EntryDraft } from '../entries/entry-draft';
 import { EntryWriter } from '../entries/entry-writer';
 import type { LedgerDeps } from '../../ledger-deps';
@@ -41,11 +41,11 @@ export interface SeriesEdit {
  */
 export async function updateSeriesEntry(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   options: UpdateEntryOptions,
   edit: SeriesEdit,
 ): Promise<Entry> {
-  return deps.store.change(userId, async (change) => {
+  return deps.store.change(actor, async (change) => {
     const writer = new EntryWriter(deps, change);
     const { entry, before, draft } = await applyEntryUpdate(writer, deps, change, options);
     if (!before.repeatId) {

@@ -1,5 +1,5 @@
 import { inputError } from '@pfs/errors';
-import type { Entry, RepeatRepository, RepeatSeries, UserChange, UserRead } from '@pfs/resource-store';
+import type { Actor, Entry, RepeatRepository, RepeatSeries, UserChange, UserRead } from '@pfs/resource-store';
 import type { EntryDraft } from '../entries/entry-draft';
 import { EntryWriter } from '../entries/entry-writer';
 import type { LedgerDeps } from '../../ledger-deps';
@@ -138,7 +138,7 @@ export async function materializeDueRepeats(
     });
     for (const { id, userId } of due) {
       try {
-        const made = await materializeOne(deps, userId, id, today);
+        const made = await materializeOne(deps, { userId }, id, today);
         if (made > 0) seriesCount++;
         created += made;
       } catch (error) {
@@ -161,17 +161,17 @@ async function zoneDays(deps: LedgerDeps, now: Date): Promise<Map<string, string
 
 async function materializeOne(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   seriesId: string,
   today: string | Date,
 ): Promise<number> {
   // Claiming a change (and the user's write lock) only when something is due: a pass that finds nothing
   // to do must not move the user's sync watermark.
-  const read = deps.store.read(userId);
+  const read = deps.store.read(actor);
   const userDay = typeof today === 'string' ? today : await userToday(deps.repeats, read, today);
   const [peek] = await deps.repeats.findByIds(read, [seriesId]);
   if (!peek || peek.deleted || !peek.nextDate || peek.nextDate > userDay) return 0;
-  return deps.store.change(userId, async (change) => {
+  return deps.store.change(actor, async (change) => {
     const series = await deps.repeats.lock(change, seriesId);
     if (!series || series.deleted || !series.nextDate || series.nextDate > userDay) return 0;
     const writer = new EntryWriter(deps, change);

@@ -20,9 +20,8 @@ export function entrySumsHandler(deps: ApiDependencies): ApiHandler {
     if (typeof req.query.currency !== 'string')
       throw inputError([{ field: 'currency', error: 'is required' }]);
     const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
-    const userId = ctx.userId;
-    const { customRates } = await ledger.entries.findCurrencySettings(deps.store.read(userId));
-    const sums = await sumEntries(ledger, userId, {
+    const { customRates } = await ledger.entries.findCurrencySettings(deps.store.read(ctx));
+    const sums = await sumEntries(ledger, ctx, {
       filters: readEntryFilters(req, { requireRange: true }),
       currency: req.query.currency,
       range,

@@ -17,13 +17,12 @@ export function groupSumsHandler(deps: ApiDependencies, groupBy: 'tag' | 'catego
   const ledger = ledgerDepsOf(deps);
   const key = groupBy;
   const sums: ApiHandler = async (ctx, req, res) => {
-    const userId = ctx.userId;
     if (typeof req.query.currency !== 'string')
       throw inputError([{ field: 'currency', error: 'is required' }]);
     const filters = readEntryFilters(req, { requireRange: true });
     const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
-    const settings = await ledger.entries.findCurrencySettings(deps.store.read(userId));
-    const rows = await sumEntriesByGroup(ledger, userId, {
+    const settings = await ledger.entries.findCurrencySettings(deps.store.read(ctx));
+    const rows = await sumEntriesByGroup(ledger, ctx, {
       filters,
       currency: req.query.currency,
       groupBy,

@@ -1,5 +1,5 @@
 import { type CustomRate, Decimal } from '@pfs/money';
-import type { EntryFilters } from '@pfs/resource-store';
+import type { Actor, EntryFilters } from '@pfs/resource-store';
 
 /**
  * `sum_planned` of `/me/summary`: what planned repeat occurrences (not yet entries) of the period add up
@@ -7,7 +7,7 @@ import type { EntryFilters } from '@pfs/resource-store';
  * `noPlannedSums` answers zero (a summary without repeats, and tests of the rest).
  */
 export type PlannedSums = (options: {
-  userId: string;
+  actor: Actor;
   from: string;
   to: string;
   currency: string;

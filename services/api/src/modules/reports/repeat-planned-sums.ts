@@ -13,9 +13,9 @@ import { convertDayTotal } from './convert-day-total';
  */
 export function repeatPlannedSums(deps: ApiDependencies): PlannedSums {
   const ledger = ledgerDepsOf(deps);
-  return async ({ userId, from, to, currency, filters, customRates }) => {
+  return async ({ actor, from, to, currency, filters, customRates }) => {
     const totals = new Map<string, Decimal>();
-    for (const item of await plannedOccurrences(ledger, userId, { from, to })) {
+    for (const item of await plannedOccurrences(ledger, actor, { from, to })) {
       if (item.transferTo || item.amount.isZero() || !matchesFilters(item, filters)) continue;
       const key = `${item.amount.isNegative() ? 'e' : 'i'} ${item.date} ${item.currency}`;
       totals.set(key, (totals.get(key) ?? new Decimal(0)).plus(item.amount));

@@ -1,6 +1,6 @@
 import { inputError } from '@pfs/errors';
 import { type CustomRate, isKnownCurrency } from '@pfs/money';
-import { type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
+import { type Actor, type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
 import type { LedgerDeps } from '../../ledger-deps';
 import { addUpDayTotals, emptySums, type SumsRow } from './sum-entries.use-case';
 
@@ -17,7 +17,7 @@ export interface GroupSum extends SumsRow {
  */
 export async function sumEntriesByGroup(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   options: {
     filters: EntryFilters;
     currency: string;
@@ -27,7 +27,7 @@ export async function sumEntriesByGroup(
 ): Promise<GroupSum[]> {
   if (!isKnownCurrency(options.currency))
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
-  const totals = await sumEntriesByDay(deps.store.read(userId), options.filters, options.groupBy);
+  const totals = await sumEntriesByDay(deps.store.read(actor), options.filters, options.groupBy);
   const groups = addUpDayTotals(
     deps,
     totals,

@@ -1,6 +1,6 @@
 import { inputError } from '@pfs/errors';
 import { type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
-import { type DailyTotal, type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
+import { type Actor, type DailyTotal, type EntryFilters, sumEntriesByDay } from '@pfs/resource-store';
 import type { LedgerDeps } from '../../ledger-deps';
 import { convertDayTotal } from './convert-day-total';
 
@@ -75,12 +75,12 @@ export function periodStart(date: string, range: SumRange): string {
  */
 export async function sumEntries(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   options: { filters: EntryFilters; currency: string; range: SumRange; customRates?: CustomRate[] },
 ): Promise<PeriodSum[]> {
   if (!isKnownCurrency(options.currency))
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
-  const totals = await sumEntriesByDay(deps.store.read(userId), options.filters);
+  const totals = await sumEntriesByDay(deps.store.read(actor), options.filters);
   const periods = addUpDayTotals(
     deps,
     totals,

@@ -22,7 +22,7 @@ export async function findSummaryBudget(
   user: BudgetUser,
   options: { from: string; currency: string },
 ): Promise<SummaryBudget | undefined> {
-  for (const budget of await deps.budgets.findOverallCandidates(deps.store.read(user.id))) {
+  for (const budget of await deps.budgets.findOverallCandidates(deps.store.read(user.actor))) {
     const iteration = new BudgetCalendar(budget.recurrence, user.startDay).covering(options.from);
     if (!iteration) continue;
     const [view] = await viewBudgets(deps, user, [{ budget, iteration }]);

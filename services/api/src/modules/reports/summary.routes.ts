@@ -46,7 +46,7 @@ export function summaryHandler(deps: ApiDependencies, options: SummaryOptions = 
     if (Date.parse(to) - Date.parse(from) > MAX_PERIOD_MS) {
       throw inputError([{ field: 'to', error: 'the period must be at most ten years' }]);
     }
-    const days = await sumEntries(ledger, userId, {
+    const days = await sumEntries(ledger, ctx, {
       filters,
       currency,
       range: 'day',
@@ -61,7 +61,7 @@ export function summaryHandler(deps: ApiDependencies, options: SummaryOptions = 
       await deps.store.watermark(userId),
       async () =>
         allTimeTotals(
-          await sumEntries(ledger, userId, {
+          await sumEntries(ledger, ctx, {
             filters: allTimeFilters,
             currency,
             range: 'day',
@@ -70,7 +70,7 @@ export function summaryHandler(deps: ApiDependencies, options: SummaryOptions = 
         ),
     );
     const planned = await plannedSums({
-      userId,
+      actor: ctx,
       from,
       to,
       currency,
@@ -80,7 +80,7 @@ export function summaryHandler(deps: ApiDependencies, options: SummaryOptions = 
     const budget = hasScope(requestContext(req).scopes, 'budgets:r')
       ? await findSummaryBudget(
           budgets,
-          { id: userId, startDay: user.startDay, currency: user.currency },
+          { actor: ctx, id: userId, startDay: user.startDay, currency: user.currency },
           { from, currency },
         )
       : undefined;

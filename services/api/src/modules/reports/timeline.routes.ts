@@ -14,19 +14,18 @@ export function timelineHandler(deps: ApiDependencies): ApiHandler {
   const ledger = ledgerDepsOf(deps);
   const presenterFor = entryPresenterFor(deps);
   const timeline: ApiHandler = async (ctx, req, res) => {
-    const userId = ctx.userId;
     const request = readTimelineRequest(req);
     const { page, perPage } = parsePageParams(req.query as Record<string, unknown>);
-    const settings = await ledger.entries.findCurrencySettings(deps.store.read(userId));
+    const settings = await ledger.entries.findCurrencySettings(deps.store.read(ctx));
     const currency = request.currency ?? settings.main;
-    const groups = await entryTimeline(ledger, userId, {
+    const groups = await entryTimeline(ledger, ctx, {
       ...request,
       currency,
       customRates: settings.customRates,
     });
     const shown = groups.slice(page * perPage, (page + 1) * perPage);
     const present = await presenterFor(
-      deps.store.read(userId),
+      deps.store.read(ctx),
       shown.flatMap((group) => group.entries),
       settings,
     );

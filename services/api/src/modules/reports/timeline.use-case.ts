@@ -1,6 +1,12 @@
 import { inputError } from '@pfs/errors';
 import { type CustomRate, Decimal, isKnownCurrency } from '@pfs/money';
-import { buildEntryFilters, type Entry, type EntryFilters, type SqlFilter } from '@pfs/resource-store';
+import {
+  type Actor,
+  buildEntryFilters,
+  type Entry,
+  type EntryFilters,
+  type SqlFilter,
+} from '@pfs/resource-store';
 import type { LedgerDeps } from '../../ledger-deps';
 import { matchesFilters, type PlannedOccurrence, plannedOccurrences } from '../repeats/planned-occurrences';
 import { convertDayTotal } from './convert-day-total';
@@ -43,13 +49,13 @@ export interface TimelineRequest {
  */
 export async function entryTimeline(
   deps: LedgerDeps,
-  userId: string,
+  actor: Actor,
   request: TimelineRequest,
 ): Promise<TimelineGroup[]> {
   if (!isKnownCurrency(request.currency))
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
   const page = await deps.entries.table.list(
-    deps.store.read(userId),
+    deps.store.read(actor),
     { perPage: MAX_TIMELINE_ENTRIES + 1, offset: 0, includeDeleted: request.includeDeleted },
     [...buildEntryFilters(request.filters), ...request.extraFilters],
   );
@@ -59,7 +65,7 @@ export async function entryTimeline(
     ]);
   }
   const planned = request.expand
-    ? (await plannedOccurrences(deps, userId, request.filters)).filter(
+    ? (await plannedOccurrences(deps, actor, request.filters)).filter(
         (item) =>
           matchesFilters(item, request.filters) &&
           !item.transferTo &&

@@ -71,18 +71,17 @@ function mergeHandler(
     const targetId = String(body[targets[0]]);
     if (!isResourceId(targetId))
       throw inputError([{ field: targets[0], error: `must be a ${targets[0]} id` }]);
-    const userId = ctx.userId;
     const wanted = [...new Set(targets[0] === 'tag' ? [...sources, targetId] : sources)];
-    const found = await tags.findLiveIds(deps.store.read(userId), wanted);
+    const found = await tags.findLiveIds(deps.store.read(ctx), wanted);
     const missing = wanted.filter((id) => !found.some((tag) => tag.id === id));
     if (missing.length) throw notFound('Tag', missing[0]);
     if (
       targets[0] === 'category' &&
-      !(await categories.findLiveIds(deps.store.read(userId), [targetId])).length
+      !(await categories.findLiveIds(deps.store.read(ctx), [targetId])).length
     ) {
       throw notFound('Category', targetId);
     }
-    await deps.store.change(userId, (change) => tags.merge(change, sources, { [targets[0]]: targetId }));
+    await deps.store.change(ctx, (change) => tags.merge(change, sources, { [targets[0]]: targetId }));
     deps.resourceApi.respond.sendNoContent(res);
   };
 }

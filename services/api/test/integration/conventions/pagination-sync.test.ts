@@ -159,7 +159,7 @@ describe('pagination and sync', () => {
     const held = new Promise<void>((resolve) => (commit = resolve));
     let inserted!: (id: string) => void;
     const pendingId = new Promise<string>((resolve) => (inserted = resolve));
-    const change = t.deps.store.change(user.userId, async (open) => {
+    const change = t.deps.store.change({ userId: user.userId }, async (open) => {
       inserted((await categoriesTable.insert(open, { name: 'late', type: 'expense' })).id);
       await held;
     });
@@ -192,7 +192,7 @@ describe('pagination and sync', () => {
     const held = new Promise<void>((resolve) => (proceed = resolve));
     let claimed!: () => void;
     const holding = new Promise<void>((resolve) => (claimed = resolve));
-    const first = t.deps.store.change(user.userId, async (open) => {
+    const first = t.deps.store.change({ userId: user.userId }, async (open) => {
       claimed();
       await held;
       await categoriesTable.insert(open, { name: 'first', type: 'expense' });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   exportsRepo = api.deps.repos.exports;
   for (const type of ['export', 'attachments', 'user_data'] as const) {
     for (const status of ['generating', 'generated', 'sending', 'sent', 'error'] as const) {
-      const record = await api.deps.store.change(user.userId, (change) =>
+      const record = await api.deps.store.change({ userId: user.userId }, (change) =>
         exportsRepo.create(change, {
           type,
           resources: type === 'export' ? ['expenses'] : [],
@@ -35,7 +35,7 @@ beforeAll(async () => {
       );
       let previous: ExportStatus = 'generating';
       for (const next of PATHS[status]) {
-        await api.deps.store.change(user.userId, (change) =>
+        await api.deps.store.change({ userId: user.userId }, (change) =>
           exportsRepo.advance(
             change,
             record.id,
@@ -124,7 +124,9 @@ describe('GET /exports', () => {
     const quiet = await list(`?since=${encodeURIComponent(since)}`).expect(200);
     expect(quiet.body).toEqual([]);
     const target = made.find((e) => e.status === 'sent')!;
-    await api.deps.store.change(user.userId, (change) => exportsRepo.setSeen(change, target.id, true));
+    await api.deps.store.change({ userId: user.userId }, (change) =>
+      exportsRepo.setSeen(change, target.id, true),
+    );
     const changed = await list(`?since=${encodeURIComponent(since)}`).expect(200);
     expect(changed.body).toEqual([expect.objectContaining({ id: target.id, seen: true })]);
     const again = await list('').expect(200);

@@ -25,7 +25,8 @@ afterAll(() => harness.close());
 
 const app = () => harness.api.app;
 const prefixOf = async (id: string) =>
-  (await harness.api.deps.repos.images.findById(harness.api.deps.store.read(user.userId), id))!.storagePrefix;
+  (await harness.api.deps.repos.images.findById(harness.api.deps.store.read({ userId: user.userId }), id))!
+    .storagePrefix;
 
 describe('stored files that vanish', () => {
   it('when an image file is gone from storage, then its download is a 404 JSON error and the API serves on', async () => {

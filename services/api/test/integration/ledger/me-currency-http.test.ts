@@ -9,7 +9,7 @@ import {
   TestUser,
 } from '../../support/api-test-app';
 import { loadShippedRates } from '../../support/ledger-fixture';
-import { entriesTable, runAsApp } from '@pfs/resource-store';
+import { entriesTable } from '@pfs/resource-store';
 import { balanceOf, postAccount, postEntry } from './ledger-http';
 import { budgetBody, postBudget } from '../budgets/budgets-http';
 
@@ -493,8 +493,9 @@ describe('PUT /me currency.update sign', () => {
       update_accounts: true,
     });
     for (const id of [full, seed.eur]) {
-      const record = await runAsApp('test-client', () =>
-        entriesTable.findById(api.deps.store.read(user.userId), id),
+      const record = await entriesTable.findById(
+        api.deps.store.read({ userId: user.userId, app: 'test-client' }),
+        id,
       );
       const [revision] = await api.deps.dataSource.query(
         `SELECT snapshot FROM resource_revisions WHERE kind = 'entries' AND object_id = $1 AND modified_at = $2`,

@@ -165,10 +165,14 @@ describe('plannedOccurrences (for summaries)', () => {
         repeat: { start: '2030-01-31', frequency: 'monthly', interval: 1, bymonthday: -1, count: 4 },
       }),
     ).expect(201);
-    const planned = await plannedOccurrences(ledgerDepsOf(api.deps), user.userId, {
-      from: '2030-02-01',
-      to: '2030-03-31',
-    });
+    const planned = await plannedOccurrences(
+      ledgerDepsOf(api.deps),
+      { userId: user.userId },
+      {
+        from: '2030-02-01',
+        to: '2030-03-31',
+      },
+    );
     expect(
       planned.map((item) => [
         item.date,
@@ -184,10 +188,14 @@ describe('plannedOccurrences (for summaries)', () => {
     ]);
     const other = await createTestUser(api.deps);
     expect(
-      await plannedOccurrences(ledgerDepsOf(api.deps), other.userId, {
-        from: '2030-01-01',
-        to: '2030-12-31',
-      }),
+      await plannedOccurrences(
+        ledgerDepsOf(api.deps),
+        { userId: other.userId },
+        {
+          from: '2030-01-01',
+          to: '2030-12-31',
+        },
+      ),
     ).toEqual([]);
   });
 });

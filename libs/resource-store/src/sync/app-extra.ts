@@ -1,27 +1,14 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 /**
- * The application a request acts for, so `extra` stays private to the user *and the application* (spec,
- * "Common field rules"). The API's authentication step runs the rest of the request inside it; workers
- * run outside any application and see (and write) `extra` as stored.
+ * `extra` stays private to the user *and the application* (spec, "Common field rules"). The application is
+ * the `app` of the context a repository is given (UserRead / UserChange, opened from the API's
+ * RequestContext); work outside any application (the worker, the CLI) sees and writes `extra` as stored.
  */
-const storage = new AsyncLocalStorage<string>();
-
-/** Runs `work` on behalf of an application: the OAuth client id, or `personal` for personal tokens. */
-export function runAsApp<T>(app: string, work: () => T): T {
-  return storage.run(app, work);
-}
-
-export function currentApp(): string | undefined {
-  return storage.getStore();
-}
 
 /** Stored `extra` is `{"__apps": {"<app>": <that app's extra>}}`; other shapes are system-written. */
 export const APPS_KEY = '__apps';
 
-/** The requesting application's `extra` from the stored column (unchanged outside an application). */
-export function extraForCurrentApp(stored: unknown): unknown {
-  const app = currentApp();
+/** The application's `extra` from the stored column (unchanged outside an application). */
+export function extraForApp(stored: unknown, app: string | undefined): unknown {
   if (app === undefined || stored === null || typeof stored !== 'object' || !(APPS_KEY in stored)) {
     return stored ?? null;
   }
