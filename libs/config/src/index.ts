@@ -25,5 +25,7 @@ export {
   runtimeShape,
   serviceShape,
   storageShape,
+  webhookShape,
+  webhookUrlPolicyOf,
 } from './shared-shapes';
 export { envSecret, secretsAtDevelopmentDefault, warnAboutDevelopmentSecrets } from './production-secrets';

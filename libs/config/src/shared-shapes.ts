@@ -10,6 +10,7 @@ import {
   envString,
   envUrl,
 } from './fields';
+import { z } from 'zod';
 import { envSecret } from './production-secrets';
 
 /** Variables every service reads. */
@@ -126,3 +127,38 @@ export const pushTokenShape = {
       .filter(Boolean),
   ),
 };
+
+/** Development default of the webhook-secret key; the config schema refuses it in production (envSecret). */
+export const DEVELOPMENT_WEBHOOK_SECRET_KEY = 'ZGV2LW9ubHktd2ViaG9vay1rZXktY2hhbmdlLW1lLTE';
+
+/**
+ * Webhook rules both the API (registers a webhook, encrypts its secret) and the worker (delivers, decrypts)
+ * apply (docs/webhooks.md).
+ */
+export const webhookShape = {
+  /** 32 bytes, base64url: the AES-256-GCM key that encrypts webhook signing secrets at rest. */
+  WEBHOOK_SECRET_KEY: envSecret(
+    DEVELOPMENT_WEBHOOK_SECRET_KEY,
+    z
+      .string()
+      .refine(
+        (value) => Buffer.from(value, 'base64url').length === 32,
+        'must be 32 bytes, base64url-encoded',
+      ),
+  ),
+  /**
+   * Loopback receivers (127.0.0.0/8, ::1) allowed: for tests and local development only. Private, link-local,
+   * multicast and unspecified addresses are refused whatever this says.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: envBool(false),
+  /** The first retry's delay; each next one doubles, up to WEBHOOK_RETRY_MAX_DELAY_MS. */
+  WEBHOOK_RETRY_BASE_MS: envInt(30_000, 10, 3_600_000),
+  WEBHOOK_RETRY_MAX_DELAY_MS: envInt(4 * 3600 * 1000, 10, 24 * 3600 * 1000),
+  /** Retries stop once their delays would pass this long after the first attempt (24 h). */
+  WEBHOOK_RETRY_WINDOW_SECONDS: envInt(86_400, 1, 7 * 86_400),
+};
+
+/** The URL policy of webhooks from a config holding webhookShape: https only in production. */
+export function webhookUrlPolicyOf(config: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK: boolean }) {
+  return { requireHttps: config.NODE_ENV === 'production', allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK };
+}

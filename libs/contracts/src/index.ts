@@ -10,3 +10,4 @@ export * from './user-profile-keys';
 export * from './session-keys';
 export * from './resource-id';
 export * from './mcp';
+export * from './webhooks';

@@ -58,6 +58,16 @@ export type {
   NewExport,
 } from './repositories/export.repository';
 export { NotificationRepository } from './repositories/notification.repository';
+export { WebhookRepository } from './repositories/webhook.repository';
+export type { Webhook, WebhookInput } from './repositories/webhook.repository';
+export { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
+export type {
+  DeliveryToAttempt,
+  OutboxEvent,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+} from './repositories/webhook-delivery.repository';
 export type { NewNotification, NotificationRecord } from './repositories/notification.repository';
 export { PUSH_TOKEN_TYPES, PushTokenRepository } from './repositories/push-token.repository';
 export type {

@@ -12,6 +12,7 @@ import {
   envString,
   pushTokenShape,
   storageShape,
+  webhookShape,
 } from '@pfs/config';
 import { z } from 'zod';
 
@@ -28,6 +29,7 @@ export const apiConfigShape = {
   ...storageShape,
   ...corsShape,
   ...pushTokenShape,
+  ...webhookShape,
   API_PORT: envPort(3000),
   /** Interface to listen on; 0.0.0.0 inside containers. */
   API_HOST: envString('127.0.0.1'),
@@ -53,6 +55,8 @@ export const apiConfigShape = {
   IMAGE_MAX_BYTES: envInt(10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   /** Seconds between passes that create due occurrences of repeating entries; 0 turns the timer off. */
   REPEAT_MATERIALIZE_INTERVAL_SECONDS: envInt(300, 0, 86_400),
+  /** How often the webhook relay turns committed changes (the outbox) into queued deliveries; 0 turns it off. */
+  WEBHOOK_RELAY_INTERVAL_MS: envInt(1_000, 0, 3_600_000),
 };
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;

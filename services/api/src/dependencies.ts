@@ -1,6 +1,12 @@
-import { warnAboutDevelopmentSecrets } from '@pfs/config';
+import { warnAboutDevelopmentSecrets, webhookUrlPolicyOf } from '@pfs/config';
+import { WebhookSecretCipher, type WebhookUrlPolicy } from '@pfs/contracts';
 import { storeStartup } from '@pfs/http';
-import { ExportJobQueue, openExportJobQueue } from '@pfs/jobs';
+import {
+  ExportJobQueue,
+  openExportJobQueue,
+  openWebhookDeliveryQueue,
+  type WebhookDeliveryQueue,
+} from '@pfs/jobs';
 import type { Logger } from '@pfs/logger';
 import { ResourceApi } from '@pfs/resource-api';
 import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
@@ -30,6 +36,8 @@ import {
   type UserRowChanged,
   UserStore,
   type ActorStore,
+  WebhookDeliveryRepository,
+  WebhookRepository,
 } from '@pfs/resource-store';
 import { createStorage, ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
@@ -57,6 +65,8 @@ export interface ApiRepositories {
   tags: TagRepository;
   userProfiles: UserProfileRepository;
   users: UserRepository;
+  webhooks: WebhookRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 export interface ApiDependencies {
@@ -85,6 +95,12 @@ export interface ApiDependencies {
   exportQueue: ExportJobQueue;
   /** Where export files are stored; the API streams them for the fs driver's links. */
   storage: ObjectStorage;
+  /** Producer of webhook delivery jobs (docs/webhooks.md): the relay and redeliveries queue through it. */
+  webhookQueue: WebhookDeliveryQueue;
+  /** Encrypts webhook signing secrets at rest (WEBHOOK_SECRET_KEY). */
+  webhookCipher: WebhookSecretCipher;
+  /** Where webhooks may point (https in production, loopback only when allowed). */
+  webhookUrlPolicy: WebhookUrlPolicy;
   close(): Promise<void>;
 }
 
@@ -107,6 +123,8 @@ export function apiRepositories(dataSource: DataSource, profileChanged: UserRowC
     tags: new TagRepository(),
     userProfiles: new UserProfileRepository(profileChanged),
     users: new UserRepository(dataSource),
+    webhooks: new WebhookRepository(),
+    webhookDeliveries: new WebhookDeliveryRepository(dataSource),
   };
 }
 
@@ -140,6 +158,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     dataSource,
   );
   const exportQueue = openExportJobQueue(config);
+  const webhookQueue = openWebhookDeliveryQueue(config);
   const profileCache = new UserProfileCache(redis);
   return {
     config,
@@ -160,8 +179,12 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     profileCache,
     exportQueue,
     storage: createStorage(config),
+    webhookQueue,
+    webhookCipher: new WebhookSecretCipher(config.WEBHOOK_SECRET_KEY),
+    webhookUrlPolicy: webhookUrlPolicyOf(config),
     async close() {
       await exportQueue.close();
+      await webhookQueue.close();
       await closeRedis(redis);
       if (dataSource.isInitialized) await dataSource.destroy();
     },

@@ -6,12 +6,15 @@ import { loadApiConfig, tlsOptionsOf } from './config';
 import { createApiDependencies } from './dependencies';
 import { ledgerDepsOf } from './ledger-deps';
 import { RepeatTimer, startRepeatTimer } from './modules/repeats/repeat-timer';
+import { webhookPayloadRenderer } from './modules/webhooks/webhook-payloads';
+import { startWebhookRelay, WebhookRelay } from './modules/webhooks/webhook-relay';
 
 async function main() {
   const config = loadConfigOrExit('api', loadApiConfig);
   // Buffered: one line per request is kept, without one blocking write per line (docs/bench.md).
   const logger = createLogger({ name: 'api', level: config.LOG_LEVEL, destination: bufferedStdout() });
   let repeatTimer: RepeatTimer | undefined;
+  let webhookRelay: WebhookRelay | undefined;
   await runHttpService('api', logger, {
     tracing: { endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: config.OTEL_SERVICE_NAME },
     openDependencies: () => createApiDependencies(config, logger),
@@ -26,9 +29,21 @@ async function main() {
     metrics: { port: config.API_METRICS_PORT, host: config.METRICS_HOST },
     afterListen(deps) {
       repeatTimer = startRepeatTimer(ledgerDepsOf(deps), logger, config.REPEAT_MATERIALIZE_INTERVAL_SECONDS);
+      webhookRelay = startWebhookRelay(
+        {
+          deliveries: deps.repos.webhookDeliveries,
+          queue: deps.webhookQueue,
+          render: webhookPayloadRenderer(deps),
+          logger,
+        },
+        config.WEBHOOK_RELAY_INTERVAL_MS,
+      );
     },
     // First: a pass in progress finishes while the stores are still open.
-    stopFirst: async () => repeatTimer?.stop(),
+    stopFirst: async () => {
+      await repeatTimer?.stop();
+      await webhookRelay?.stop();
+    },
   });
 }
 

@@ -13,6 +13,7 @@ import { CreateBudgets1763800700000 } from './1763800700000-create-budgets';
 import { AddUserCurrencySettings1763800800000 } from './1763800800000-add-user-currency-settings';
 import { PushDeliveryOutbox1763800900000 } from './1763800900000-push-delivery-outbox';
 import { IndexLocatedEntries1763800900100 } from './1763800900100-index-located-entries';
+import { CreateWebhooks1764300000000 } from './1764300000000-create-webhooks';
 
 /** The resource schema, in order. Append new migrations; never edit one that has shipped. */
 export const resourceMigrations: MigrationSet = {
@@ -33,5 +34,6 @@ export const resourceMigrations: MigrationSet = {
     AddUserCurrencySettings1763800800000,
     PushDeliveryOutbox1763800900000,
     IndexLocatedEntries1763800900100,
+    CreateWebhooks1764300000000,
   ],
 };

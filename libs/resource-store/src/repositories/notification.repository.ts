@@ -67,6 +67,16 @@ export class NotificationRepository {
     return (await notificationsTable.softDelete(change, [id])) > 0;
   }
 
+  /** Creates a notification about something other than an export (a webhook disabled) in `change`. */
+  async create(change: UserChange, input: NewNotification): Promise<NotificationRecord> {
+    const rows: RawRow[] = await transactionOf(change).query(
+      `INSERT INTO notifications (user_id, type, action, text, extra, change_seq, modified_at)
+       VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', clock_timestamp())) RETURNING id::text AS id`,
+      [change.userId, input.type, input.action, input.text, input.extra ?? null, change.changeSeq],
+    );
+    return (await notificationsTable.findById(change, String(rows[0].id)))!;
+  }
+
   /**
    * Creates the notification of an export, once: a retried delivery finds the first one instead of
    * notifying twice (one notification per export, enforced by a unique index). It opens its own transaction

@@ -13,6 +13,7 @@ import { notificationsModule } from './notifications/notifications.module';
 import { pushModule } from './push/push.module';
 import { imagesModule } from './images/images.module';
 import { budgetsModule } from './budgets/budgets.module';
+import { webhooksModule } from './webhooks/webhooks.module';
 
 export type { ApiModule } from './api-module';
 
@@ -35,4 +36,5 @@ export const apiModules: ApiModule[] = [
   pushModule,
   imagesModule,
   budgetsModule,
+  webhooksModule,
 ];

@@ -19,6 +19,8 @@ export const PUBLISHED_ORDER: readonly string[] = [
   'push',
   'images',
   'budgets',
+  'webhooks',
+  'webhook-deliveries',
 ];
 
 /** Every resource as published, links included, from the modules' static declarations (no app needed). */

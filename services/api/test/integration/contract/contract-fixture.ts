@@ -8,6 +8,13 @@ import { makeImage, PDF_BYTES } from '../images/images-harness';
 export const ALL_SCOPE =
   'user:rw entries:rw budgets:rw accounts:rw images:rw categories:rw tags:rw locations:rw';
 
+/** The fixture's webhooks are told about accounts: their operations need accounts:r (docs/webhooks.md). */
+export const WEBHOOK_FIXTURE_SCOPES = ['accounts:r'];
+
+/** Webhook operations: their scope is that of the webhook's events, not a fixed one. */
+export const isWebhookOperation = (walked: WalkedOperation) =>
+  /^webhook(s|-deliveries)\./.test(String(walked.operation.operationId));
+
 const FROM = '2026-01-01';
 const TO = '2026-12-31';
 const DAY = '2026-03-10';
@@ -84,6 +91,9 @@ export class ContractFixture {
         };
       case 'exports':
         return { type: 'export', formats: ['csv'], resources: ['expenses'], from: FROM, to: TO };
+      case 'webhooks':
+        // A loopback receiver (the contract app allows them); nothing is delivered (no worker runs).
+        return { url: 'https://127.0.0.1:9/hook', events: ['account.created', 'account.updated'] };
       default:
         throw new Error(`no create body for ${resource}`);
     }
@@ -118,6 +128,18 @@ export class ContractFixture {
     return rows[0].id;
   }
 
+  /** A finished (failed) delivery of the fixture's webhook, for the delivery operations. */
+  private async delivery(): Promise<string> {
+    const rows: Array<{ id: string }> = await this.api.deps.dataSource.query(
+      `INSERT INTO webhook_deliveries (webhook_id, user_id, event_id, event_type, payload, status, queued_at)
+       VALUES ($1, $2, nextval(pg_get_serial_sequence('webhook_events', 'id')), 'account.created',
+         '{"type": "account.created"}', 'failed', clock_timestamp())
+       RETURNING id::text AS id`,
+      [this.ids.webhooks, this.user.userId],
+    );
+    return rows[0].id;
+  }
+
   /** A new object of `resource`, for an operation that consumes it. */
   private fresh(resource: string): Promise<string> {
     if (resource === 'images')
@@ -132,7 +154,7 @@ export class ContractFixture {
     this.ids.images = await this.fresh('images');
     this.ids.pdf = await this.upload(PDF_BYTES, 'application/pdf');
     this.ids.entries = await this.fresh('entries');
-    for (const resource of ['budgets', 'exports', 'me/notifications']) {
+    for (const resource of ['budgets', 'exports', 'me/notifications', 'webhooks']) {
       this.ids[resource] = await this.fresh(resource);
     }
     const places = await request(this.app).get('/entries/locations').set('Authorization', this.user.auth);
@@ -172,7 +194,9 @@ export class ContractFixture {
     const consumes = method === 'delete' || resource === 'me/notifications';
     const id = path.includes('{') ? (consumes ? await this.fresh(resource) : this.ids[resource]) : undefined;
     const fileId = path.endsWith('/document.pdf') ? this.ids.pdf : id;
-    const concrete = path.replace(/\{\w+\}/, String(fileId));
+    let concrete = path.replace(/\{\w+\}/, String(fileId));
+    if (concrete.includes('{delivery_id}'))
+      concrete = concrete.replace('{delivery_id}', await this.delivery());
     const query: Record<string, string> = {};
     for (const parameter of operation.parameters ?? []) {
       if (parameter.in === 'query' && parameter.required) query[parameter.name] = this.queryValue(parameter);
