@@ -59,7 +59,12 @@ function normalizeValue(value: unknown, schema: JsonSchema, keepUnknown: boolean
   if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   if (isRefusedPlaceholder(value, schema)) return undefined;
   if (schema.type === 'object' && isPlainObject(value) && schema.properties) {
-    const picked = pick(value, schema.properties as Record<string, JsonSchema>, keepUnknown);
+    // An object that allows no other members keeps them, so that its schema refuses them (a 400), not drops them.
+    const picked = pick(
+      value,
+      schema.properties as Record<string, JsonSchema>,
+      keepUnknown || schema.additionalProperties === false,
+    );
     return Object.keys(picked).length && !isPlaceholderObject(value, picked, schema) ? picked : undefined;
   }
   return value;

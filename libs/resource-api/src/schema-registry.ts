@@ -15,16 +15,28 @@ import {
 /** The body field an error names; `member` when a member was validated on its own (`transaction.account`). */
 function fieldOf(error: ErrorObject, member?: string): string {
   const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const missing = (error.params as { missingProperty?: string }).missingProperty;
-  const field = missing ? (path ? `${path}.${missing}` : missing) : path;
+  const params = error.params as { missingProperty?: string; additionalProperty?: string };
+  // A missing member, or one the object does not allow (additionalProperties: false), is named itself.
+  const named = params.missingProperty ?? params.additionalProperty;
+  const field = named ? (path ? `${path}.${named}` : named) : path;
   if (member) return field ? `${member}.${field}` : member;
   return field || '(body)';
+}
+
+/** The rule an error states, in the words of docs/errors.md where ajv's own are vague. */
+function ruleOf(error: ErrorObject): string {
+  if (error.keyword === 'required') return 'is required';
+  if (error.keyword === 'additionalProperties') return 'is not a known field';
+  if (error.keyword === 'enum') {
+    return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  }
+  return error.message ?? 'is invalid';
 }
 
 function toInputError(errors: ErrorObject[] | null | undefined, member?: string) {
   const fields = (errors ?? []).map((error) => ({
     field: fieldOf(error, member),
-    error: error.keyword === 'required' ? 'is required' : (error.message ?? 'is invalid'),
+    error: ruleOf(error),
   }));
   return inputError(fields);
 }

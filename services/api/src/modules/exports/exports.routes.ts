@@ -39,7 +39,7 @@ export function exportsHandlers(deps: ApiDependencies) {
   };
 
   const create: ApiHandler = async (ctx, req, res) => {
-    const input = parseExportRequest(req.body);
+    const input = parseExportRequest(api.schemas, req.body);
     // Everything the user has leaves with user_data, the profile included.
     if (input.type === 'user_data' && !hasScope(ctx.scopes, 'user:r')) {
       throw new AppError('INSUFFICIENT_SCOPE', {
