@@ -84,6 +84,7 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   app.use(
     tokenRoutes({
       oauth: deps.oauth,
+      modelFor: deps.oauthModelFor,
       logger: deps.logger,
       limiter: deps.limiter,
       accessTokenTtlSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS,

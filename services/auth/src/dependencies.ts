@@ -27,7 +27,7 @@ import type { DataSource } from 'typeorm';
 import type { AuthRepositories } from './auth-repositories';
 import { AuthConfig, authConfigShape } from './config';
 import { AccountMailer, createAccountMailer } from './mail/account-mailer';
-import { createOAuthServer } from './oauth/oauth-server';
+import { createOAuthServer, OAuthModelFor } from './oauth/oauth-server';
 import { PasswordHasher } from './password-hasher';
 import { OtpSecretCipher } from './security/otp-secret.cipher';
 import type { PasswordAttemptLimits } from './security/password-attempts';
@@ -46,6 +46,8 @@ export interface AuthDependencies {
   storeHealth: StoreHealth;
   redis: Redis;
   oauth: OAuth2Server;
+  /** The model the token route gives the library for one request (see TokenRequestFacts). */
+  oauthModelFor: OAuthModelFor;
   repos: AuthRepositories;
   introspection: TokenIntrospectionStore;
   sessions: SessionStore;
@@ -109,13 +111,15 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
   };
   const mailer = createAccountMailer(config.SMTP_URL, config.SMTP_FROM);
   const introspection = new TokenIntrospectionStore(redis);
+  const oauth = createOAuthServer(config, { repos, introspection });
   return {
     config,
     logger,
     dataSource,
     storeHealth: storeHealth(dataSource, allMigrationSets),
     redis,
-    oauth: createOAuthServer(config, { repos, introspection }),
+    oauth: oauth.server,
+    oauthModelFor: oauth.modelFor,
     repos,
     introspection,
     sessions: new SessionStore(redis, config.SESSION_TTL_SECONDS),

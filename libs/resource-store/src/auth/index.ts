@@ -3,7 +3,10 @@ export { authEntities } from './entities';
 export type { TokenKind } from './entities';
 export { authMigrations } from './migrations';
 export { AuthorizationCodeRepository } from './repositories/authorization-code.repository';
-export type { AuthorizationCodeRecord } from './repositories/authorization-code.repository';
+export type {
+  AuthorizationCodeRecord,
+  CodeExchangeState,
+} from './repositories/authorization-code.repository';
 export { ClientRepository } from './repositories/client.repository';
 export type { NewOAuthClient, OAuthClientRecord, RegisteredClient } from './repositories/client.repository';
 export { CredentialRepository } from './repositories/credential.repository';
@@ -16,6 +19,11 @@ export { LiveTokenRepository } from './repositories/live-token.repository';
 export type { LiveToken } from './repositories/live-token.repository';
 export { RecoveryCodeRepository } from './repositories/recovery-code.repository';
 export { TokenRepository } from './repositories/token.repository';
-export type { NewToken, RevokedTokens, TokenRecord } from './repositories/token.repository';
+export type {
+  NewToken,
+  RefreshTokenState,
+  RevokedTokens,
+  TokenRecord,
+} from './repositories/token.repository';
 export { UserAccountRepository } from './repositories/user-account.repository';
 export type { UserAccountSummary } from './repositories/user-account.repository';

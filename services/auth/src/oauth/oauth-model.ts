@@ -12,6 +12,7 @@ import { isClientSecret } from './client-credentials';
 import { AuthorizingUser, toLibraryClient } from './library-records';
 import { findUsableRefreshToken } from './refresh-token-reuse';
 import type { AuthRepositories } from '../auth-repositories';
+import type { CodeExchangeState, OAuthClientRecord } from '@pfs/resource-store';
 
 export interface OAuthModelDependencies {
   repos: Pick<AuthRepositories, 'clients' | 'grants' | 'codes' | 'tokens'>;
@@ -28,14 +29,35 @@ export interface OAuthModelDependencies {
 const issuedTo = (clientId: string) => ({ id: clientId, grants: [] });
 
 /**
- * Our implementation of @node-oauth/oauth2-server's model contract (its lib/model.js documents each hook).
- * Every hook delegates to a repository; secrets are looked up by hash and compared in constant time.
+ * What the token route's own checks already read on this request (token-request-checks.ts), so that the
+ * library's hooks do not read it again: each read is a Postgres round trip on the grant's path.
  */
-export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCodeModel & RefreshTokenModel {
+export interface TokenRequestFacts {
+  /** The client whose credentials were verified on this request (its row as read then). */
+  client?: OAuthClientRecord;
+  /** The code sent, by hash, with its exchange state as read by the two-factor check (undefined: no such code). */
+  code?: { hash: string; state: CodeExchangeState | undefined };
+}
+
+/** The user of a refresh token being rotated: `revokeToken` leaves the rotation to `saveToken`'s statement. */
+interface RotatingUser extends AuthorizingUser {
+  rotatesRefreshHash?: string;
+}
+
+/**
+ * Our implementation of @node-oauth/oauth2-server's model contract (its lib/model.js documents each hook).
+ * Every hook delegates to a repository; secrets are looked up by hash and compared in constant time. `facts`:
+ * what this request's checks already read (the token route makes one model per request; others pass none).
+ */
+export function createOAuthModel(
+  deps: OAuthModelDependencies,
+  facts: TokenRequestFacts = {},
+): AuthorizationCodeModel & RefreshTokenModel {
   return {
     /** Called by the token endpoint with the Basic credentials, and by authorize with no secret. */
     async getClient(clientId, clientSecret) {
-      const client = await deps.repos.clients.findById(clientId);
+      const known = facts.client?.id === clientId ? facts.client : undefined;
+      const client = known ?? (await deps.repos.clients.findById(clientId));
       if (!client) return false;
       if (clientSecret !== null && clientSecret !== undefined) {
         if (!isClientSecret(client, clientSecret)) return false;
@@ -66,8 +88,10 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
 
     async getAuthorizationCode(authorizationCode) {
       const codeHash = hashToken(authorizationCode);
-      const record = await deps.repos.codes.findByHash(codeHash);
-      if (!record) return false;
+      const state =
+        facts.code?.hash === codeHash ? facts.code.state : await deps.repos.codes.findForExchange(codeHash);
+      if (!state) return false;
+      const record = state.code;
       if (record.usedAt) {
         // The spec and RFC 6749 §4.1.2: a code used twice revokes every token issued from it.
         const grantIds = await deps.repos.tokens.findGrantIdsByCode(codeHash);
@@ -75,7 +99,7 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
         return false;
       }
       // The user may have revoked the app (or a reuse revoked the grant) while the code was in flight.
-      if (!(await deps.repos.grants.findActive(record.grantId))) return false;
+      if (!state.grantActive) return false;
       const code: AuthorizationCode = {
         authorizationCode,
         expiresAt: record.expiresAt,
@@ -112,7 +136,7 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
     },
 
     async saveToken(token, client, user) {
-      const grantId = (user as AuthorizingUser).grantId;
+      const { grantId, rotatesRefreshHash } = user as RotatingUser;
       const scope = formatScope(token.scope ?? []);
       const accessHash = hashToken(token.accessToken);
       const codeHash = token.authorizationCode ? hashToken(token.authorizationCode as string) : null;
@@ -124,8 +148,13 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
         authorizationCodeHash: codeHash,
         name: null,
       };
-      await deps.repos.tokens.create([
-        { ...common, tokenHash: accessHash, kind: 'access', expiresAt: token.accessTokenExpiresAt ?? null },
+      const tokens = [
+        {
+          ...common,
+          tokenHash: accessHash,
+          kind: 'access' as const,
+          expiresAt: token.accessTokenExpiresAt ?? null,
+        },
         ...(token.refreshToken
           ? [
               {
@@ -136,7 +165,11 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
               },
             ]
           : []),
-      ]);
+      ];
+      // A refresh retires the old token in the same statement (a retry within the grace period finds it retired
+      // already and gets a new pair, as before).
+      if (rotatesRefreshHash) await deps.repos.tokens.createRotating(rotatesRefreshHash, new Date(), tokens);
+      else await deps.repos.tokens.create(tokens);
       await deps.introspection.putAccessToken(accessHash, {
         userId: String(user.id),
         clientId: client.id,
@@ -175,8 +208,11 @@ export function createOAuthModel(deps: OAuthModelDependencies): AuthorizationCod
 
     async revokeToken(token) {
       // Refresh rotation: the old refresh token stops working once a new pair is issued. A retry within
-      // the grace period finds it already rotated, which is fine.
-      await deps.repos.tokens.markRotated(hashToken(token.refreshToken));
+      // the grace period finds it already rotated, which is fine. The library calls this just before saveToken
+      // (with the same user object), and nothing between them can fail once our checks passed (the scope was
+      // checked before the library ran), so the rotation is done by saveToken's statement: one round trip less,
+      // and a token is never retired without its successor stored.
+      (token.user as RotatingUser).rotatesRefreshHash = hashToken(token.refreshToken);
       return true;
     },
   };

@@ -20,10 +20,9 @@ export async function findUsableRefreshToken(
   deps: ReuseDependencies,
   tokenHash: string,
 ): Promise<TokenRecord | undefined> {
-  const record = await deps.repos.tokens.findByHash(tokenHash, 'refresh');
-  if (!record || !record.grantId) return undefined;
-  const grant = await deps.repos.grants.findActive(record.grantId);
-  if (!grant) return undefined;
+  // The token and its grant's state in one read.
+  const record = await deps.repos.tokens.findRefreshWithGrant(tokenHash);
+  if (!record || !record.grantId || !record.grantActive) return undefined;
   if (!record.revokedAt) return record;
   if (!record.rotatedAt) return undefined;
   const ageSeconds = (Date.now() - record.rotatedAt.getTime()) / 1000;

@@ -13,6 +13,7 @@ import { clientNetwork } from '../security/client-network';
 import type { OAuthClientRecord } from '@pfs/resource-store';
 import type { AuthRepositories } from '../auth-repositories';
 import { checkResourceIndicators, isPublicClient } from './public-client';
+import type { TokenRequestFacts } from './oauth-model';
 
 export const OTP_HEADER = 'X-Service-OTP';
 
@@ -89,17 +90,30 @@ async function assertRefreshScopeUnchanged(
   }
 }
 
-/** The spec's two-factor step: checked before the library runs, so asking for the code does not use it up. */
+/**
+ * The spec's two-factor step: checked before the library runs, so asking for the code does not use it up. The
+ * code's exchange state it reads (with the user's two-factor state) is kept in `facts` for the library's hooks.
+ */
 async function assertSecondFactor(
   deps: TokenRequestCheckDependencies,
   client: OAuthClientRecord,
   req: Request,
   body: Record<string, unknown>,
+  facts: TokenRequestFacts,
 ) {
   if (typeof body.code !== 'string') return;
-  const code = await deps.repos.codes.findByHash(hashToken(body.code));
+  const hash = hashToken(body.code);
+  const state = await deps.repos.codes.findForExchange(hash);
+  facts.code = { hash, state };
+  const code = state?.code;
   if (!code || code.usedAt || code.clientId !== client.id || code.expiresAt < new Date()) return;
-  const result = await verifySecondFactor(deps.secondFactor, code.userId, req.get(OTP_HEADER), 'token');
+  const result = await verifySecondFactor(
+    deps.secondFactor,
+    code.userId,
+    req.get(OTP_HEADER),
+    'token',
+    state,
+  );
   const otpRequired = { [OTP_HEADER]: 'required' };
   if (result.outcome === 'missing') {
     throw new TokenEndpointError(401, 'otp_required', 'Two-factor code required.', otpRequired);
@@ -114,14 +128,23 @@ async function assertSecondFactor(
  * Our steps around the library's token handler, in order. Returns the authenticated client id (for
  * counting its failures; undefined when client authentication is left to the library), and whether it is
  * a public client without a secret (registered dynamically), whose refresh needs no client authentication.
+ * What the steps read (the authenticated client, the code's state) goes into `facts`, for the library's hooks.
  */
 export async function checkTokenRequest(
   deps: TokenRequestCheckDependencies,
   req: Request,
+  facts: TokenRequestFacts = {},
 ): Promise<{ clientId?: string; secretlessPublicClient: boolean }> {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const perIp = await deps.limiter.hit(`token-ip:${clientNetwork(req.ip)}`, deps.maxRequestsPerIp);
-  if (perIp.blocked) throw tooManyRequests(perIp.retryAfterSeconds);
+  const rawClientId = readClientCredentials(req, body)?.id;
+  const clientId = rawClientId === undefined ? undefined : clientLockoutName(rawClientId);
+  // The per-network count and the client's failure count in one Redis round trip; per network is judged first.
+  const perIp = { bucket: `token-ip:${clientNetwork(req.ip)}`, limit: deps.maxRequestsPerIp };
+  const perClient = clientId && { bucket: `token-client:${clientId}`, limit: deps.maxFailuresPerClient };
+  const limits = perClient
+    ? await deps.limiter.hitAndCheck(perIp, perClient)
+    : { counted: await deps.limiter.hit(perIp.bucket, perIp.limit), read: undefined };
+  if (limits.counted.blocked) throw tooManyRequests(limits.counted.retryAfterSeconds);
   assertSingleValuedParameters(body);
   assertOneClientAuthentication(req, body);
   if (checkResourceIndicators(body.resource, deps.resources) === 'invalid') {
@@ -131,16 +154,15 @@ export async function checkTokenRequest(
       'The resource is not one this server issues tokens for.',
     );
   }
-  const rawClientId = readClientCredentials(req, body)?.id;
-  const clientId = rawClientId === undefined ? undefined : clientLockoutName(rawClientId);
-  if (clientId) {
-    const perClient = await deps.limiter.check(`token-client:${clientId}`, deps.maxFailuresPerClient);
-    if (perClient.blocked) throw tooManyRequests(perClient.retryAfterSeconds);
+  if (perClient && limits.read?.blocked) {
+    deps.limiter.refused(perClient.bucket);
+    throw tooManyRequests(limits.read.retryAfterSeconds);
   }
   const client = await findClient(deps, req, body);
   if (!client) return { clientId, secretlessPublicClient: false };
+  facts.client = client;
   if (body.grant_type === 'refresh_token') await assertRefreshScopeUnchanged(deps, client, body);
-  if (body.grant_type === 'authorization_code') await assertSecondFactor(deps, client, req, body);
+  if (body.grant_type === 'authorization_code') await assertSecondFactor(deps, client, req, body, facts);
   const secret = readClientCredentials(req, body)?.secret;
   return {
     clientId: client.id,

@@ -11,9 +11,13 @@ import { TokenEndpointError } from '../oauth/token-endpoint-error';
 import { checkTokenRequest, TokenRequestCheckDependencies } from '../oauth/token-request-checks';
 import type { RateLimiter } from '../security/rate-limiter';
 import { countTokenRequest } from './token-metrics';
+import type { OAuthModelFor } from '../oauth/oauth-server';
+import type { TokenRequestFacts } from '../oauth/oauth-model';
 
 export interface TokenRoutesDependencies {
   oauth: OAuth2Server;
+  /** The library's model for one request, with what our checks read (no second read of the client or code). */
+  modelFor: OAuthModelFor;
   logger: Logger;
   checks: TokenRequestCheckDependencies;
   limiter: RateLimiter;
@@ -79,14 +83,20 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
       const response = newOAuthResponse();
       let clientId: string | undefined;
       try {
-        const checked = await checkTokenRequest(deps.checks, req);
+        const facts: TokenRequestFacts = {};
+        const checked = await checkTokenRequest(deps.checks, req, facts);
         clientId = checked.clientId;
         if (clientId) setRequestIdentity(res, { clientId });
         // OAuth 2.1 §4.3.1: a public client refreshes without authenticating; rotation and reuse detection
         // protect its refresh token. Confidential clients still authenticate (findClient refuses them otherwise).
-        const options = checked.secretlessPublicClient
-          ? { requireClientAuthentication: { authorization_code: true, refresh_token: false } }
-          : undefined;
+        // The library merges these options over the server's (lib/server.js `token`), the model included (one
+        // per request: what our checks read); its typing leaves `model` out of TokenOptions, hence the wider type.
+        const options: Partial<OAuth2Server.ServerOptions> = {
+          model: deps.modelFor(facts),
+          ...(checked.secretlessPublicClient && {
+            requireClientAuthentication: { authorization_code: true, refresh_token: false },
+          }),
+        };
         const token = await deps.oauth.token(toOAuthRequest(req), response, options);
         setRequestIdentity(res, { userId: String(token.user.id), clientId: token.client.id });
         shapeSuccess(req, response, deps.accessTokenTtlSeconds);

@@ -55,6 +55,46 @@ export class RateLimiter {
     return { blocked: count > limit, retryAfterSeconds: ttl > 0 ? ttl : this.windowSeconds };
   }
 
+  /**
+   * `hit(counted)` and `check(read)` in one Redis round trip (one MULTI): the token endpoint counts each request
+   * per network and reads the client's failure count before doing anything else. A refusal of `read` is counted
+   * by the caller (`refused`) when it refuses: it may answer another error first.
+   */
+  async hitAndCheck(
+    counted: { bucket: string; limit: number },
+    read: { bucket: string; limit: number },
+  ): Promise<{ counted: LimitState; read: LimitState }> {
+    const [countedKey, readKey] = [this.key(counted.bucket), this.key(read.bucket)];
+    const results = await this.redis
+      .multi()
+      .incr(countedKey)
+      .expire(countedKey, this.windowSeconds, 'NX')
+      .ttl(countedKey)
+      .get(readKey)
+      .ttl(readKey)
+      .exec();
+    const count = Number(results?.[0]?.[1] ?? 0);
+    const countedTtl = Number(results?.[2]?.[1] ?? this.windowSeconds);
+    const readCount = Number(results?.[3]?.[1] ?? 0);
+    const readTtl = Number(results?.[4]?.[1] ?? this.windowSeconds);
+    if (count > counted.limit) countRefusal(counted.bucket);
+    return {
+      counted: {
+        blocked: count > counted.limit,
+        retryAfterSeconds: countedTtl > 0 ? countedTtl : this.windowSeconds,
+      },
+      read: {
+        blocked: readCount >= read.limit,
+        retryAfterSeconds: readTtl > 0 ? readTtl : this.windowSeconds,
+      },
+    };
+  }
+
+  /** Counts a refusal decided on a state `hitAndCheck` read. */
+  refused(bucket: string): void {
+    countRefusal(bucket);
+  }
+
   /** Takes back one counted event (an attempt that turned out fine); never below zero, never a new key. */
   async forgive(bucket: string): Promise<void> {
     await this.redis.eval(FORGIVE_SCRIPT, 1, this.key(bucket));

@@ -1,4 +1,5 @@
 import type { Redis } from '@pfs/redis';
+import type { Credential } from '@pfs/resource-store';
 import type { OtpSecretCipher } from '../security/otp-secret.cipher';
 import type { LimitState, RateLimiter } from '../security/rate-limiter';
 import { hashRecoveryCode, looksLikeRecoveryCode } from '../security/recovery-codes';
@@ -31,8 +32,10 @@ export async function verifySecondFactor(
   code: string | undefined,
   /** Each TOTP code works once per purpose, so signing in and then exchanging a code need not wait 30 s. */
   purpose: 'signin' | 'token',
+  /** The user's two-factor state when the caller has just read it (the code exchange's one read), else read here. */
+  known?: Pick<Credential, 'otpSecret' | 'otpEnabledAt'>,
 ): Promise<SecondFactorOutcome> {
-  const credential = await deps.repos.credentials.findByUserId(userId);
+  const credential = known ?? (await deps.repos.credentials.findByUserId(userId));
   if (!credential?.otpEnabledAt || !credential.otpSecret) return { outcome: 'not-required' };
   const bucket = `otp:${userId}`;
   const typed = code?.trim();

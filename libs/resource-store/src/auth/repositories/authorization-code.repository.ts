@@ -1,7 +1,35 @@
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AuthorizationCodeEntity } from '../entities';
 
 export type AuthorizationCodeRecord = Omit<AuthorizationCodeEntity, 'createdAt'>;
+
+/**
+ * What the code exchange needs of a code, in one read: the code, whether its grant is live, and its user's
+ * second-factor state (the secret is still encrypted).
+ */
+export interface CodeExchangeState {
+  code: AuthorizationCodeRecord;
+  grantActive: boolean;
+  otpSecret: string | null;
+  otpEnabledAt: Date | null;
+}
+
+interface CodeExchangeRow {
+  code_hash: string;
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  scope: string;
+  redirect_uri: string;
+  redirect_uri_sent: boolean;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  expires_at: Date;
+  used_at: Date | null;
+  grant_active: boolean;
+  otp_secret: string | null;
+  otp_enabled_at: Date | null;
+}
 
 export class AuthorizationCodeRepository {
   constructor(private readonly source: DataSource) {}
@@ -15,11 +43,47 @@ export class AuthorizationCodeRepository {
     return entity ? { ...entity, grantId: String(entity.grantId), userId: String(entity.userId) } : undefined;
   }
 
+  /** The code with its grant's and its user's state (see CodeExchangeState), or undefined. */
+  async findForExchange(codeHash: string): Promise<CodeExchangeState | undefined> {
+    const rows: CodeExchangeRow[] = await this.source.query(
+      `SELECT c.code_hash, c.grant_id::text AS grant_id, c.client_id, c.user_id::text AS user_id, c.scope,
+              c.redirect_uri, c.redirect_uri_sent, c.code_challenge, c.code_challenge_method, c.expires_at,
+              c.used_at, (g.id IS NOT NULL AND g.revoked_at IS NULL) AS grant_active, a.otp_secret,
+              a.otp_enabled_at
+         FROM oauth_authorization_codes c
+         LEFT JOIN oauth_grants g ON g.id = c.grant_id
+         LEFT JOIN auth_credentials a ON a.user_id = c.user_id
+        WHERE c.code_hash = $1`,
+      [codeHash],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      code: {
+        codeHash: row.code_hash,
+        grantId: row.grant_id,
+        clientId: row.client_id,
+        userId: row.user_id,
+        scope: row.scope,
+        redirectUri: row.redirect_uri,
+        redirectUriSent: row.redirect_uri_sent,
+        codeChallenge: row.code_challenge,
+        codeChallengeMethod: row.code_challenge_method,
+        expiresAt: row.expires_at,
+        usedAt: row.used_at,
+      },
+      grantActive: row.grant_active,
+      otpSecret: row.otp_secret,
+      otpEnabledAt: row.otp_enabled_at,
+    };
+  }
+
   /** Marks the code used; false when it already was (a concurrent or repeated exchange). */
   async markUsed(codeHash: string): Promise<boolean> {
-    const result = await this.source
-      .getRepository(AuthorizationCodeEntity)
-      .update({ codeHash, usedAt: IsNull() }, { usedAt: new Date() });
-    return (result.affected ?? 0) === 1;
+    const [, affected]: [unknown, number] = await this.source.query(
+      'UPDATE oauth_authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL',
+      [codeHash, new Date()],
+    );
+    return affected === 1;
   }
 }

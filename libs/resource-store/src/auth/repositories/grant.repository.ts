@@ -26,11 +26,6 @@ export class GrantRepository {
     return { ...grant, id: String(result.identifiers[0].id), revokedAt: null };
   }
 
-  async findActive(id: string): Promise<Grant | undefined> {
-    const entity = await this.source.getRepository(OAuthGrantEntity).findOneBy({ id, revokedAt: IsNull() });
-    return entity ? { ...entity, id: String(entity.id), userId: String(entity.userId) } : undefined;
-  }
-
   async revoke(id: string): Promise<void> {
     await this.source
       .getRepository(OAuthGrantEntity)

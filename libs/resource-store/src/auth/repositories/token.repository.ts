@@ -34,6 +34,71 @@ const toRecord = (entity: OAuthTokenEntity): TokenRecord => ({
   grantId: entity.grantId === null ? null : String(entity.grantId),
 });
 
+/** A refresh token with whether its grant is still live (the refresh grant's one read). */
+export type RefreshTokenState = TokenRecord & { grantActive: boolean };
+
+/** The columns of a token row, as `rowToRecord` reads them (ids as text: bigint stays exact). */
+const TOKEN_COLUMNS = `t.id::text AS id, t.token_hash, t.kind, t.user_id::text AS user_id, t.client_id,
+  t.grant_id::text AS grant_id, t.authorization_code_hash, t.name, t.scope, t.expires_at, t.revoked_at,
+  t.rotated_at, t.created_at, t.last_used_at`;
+
+interface TokenRow {
+  id: string;
+  token_hash: string;
+  kind: TokenKind;
+  user_id: string;
+  client_id: string | null;
+  grant_id: string | null;
+  authorization_code_hash: string | null;
+  name: string | null;
+  scope: string;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  rotated_at: Date | null;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+const rowToRecord = (row: TokenRow): TokenRecord => ({
+  id: row.id,
+  tokenHash: row.token_hash,
+  kind: row.kind,
+  userId: row.user_id,
+  clientId: row.client_id,
+  grantId: row.grant_id,
+  authorizationCodeHash: row.authorization_code_hash,
+  name: row.name,
+  scope: row.scope,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+  rotatedAt: row.rotated_at,
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+});
+
+/**
+ * `INSERT … SELECT` of new tokens from one parameter array per column (`unnest`: one statement and one
+ * parameter list whatever the number of tokens), numbered from `$first`.
+ */
+function newTokenRows(tokens: NewToken[], first: number) {
+  const columns = [
+    tokens.map((token) => token.tokenHash),
+    tokens.map((token) => token.kind),
+    tokens.map((token) => token.userId),
+    tokens.map((token) => token.clientId),
+    tokens.map((token) => token.grantId),
+    tokens.map((token) => token.authorizationCodeHash),
+    tokens.map((token) => token.name),
+    tokens.map((token) => token.scope),
+    tokens.map((token) => token.expiresAt),
+  ];
+  const types = ['text', 'text', 'bigint', 'text', 'bigint', 'text', 'text', 'text', 'timestamptz'];
+  const sql = `INSERT INTO oauth_tokens
+      (token_hash, kind, user_id, client_id, grant_id, authorization_code_hash, name, scope, expires_at)
+    SELECT * FROM unnest(${types.map((type, index) => `$${first + index}::${type}[]`).join(', ')})`;
+  return { sql, parameters: columns };
+}
+
 /** TypeORM's postgres driver answers an UPDATE … RETURNING as `[rows, affectedCount]`. */
 function returnedRows<T>(result: unknown): T[] {
   return Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : (result as T[]);
@@ -46,10 +111,41 @@ export class TokenRepository {
     return this.source.getRepository(OAuthTokenEntity);
   }
 
-  /** Inserts tokens and returns their ids, in order. */
+  /** Inserts tokens (one statement) and returns their ids, in order. */
   async create(tokens: NewToken[]): Promise<string[]> {
-    const result = await this.repository.insert(tokens);
-    return result.identifiers.map((identifier) => String(identifier.id));
+    const insert = newTokenRows(tokens, 1);
+    const rows: Array<{ id: string }> = await this.source.query(
+      `${insert.sql} RETURNING id::text AS id`,
+      insert.parameters,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Refresh rotation and the new pair in one statement: retires the refresh token `rotatedHash` if it is still
+   * live (revoked_at and rotated_at set to `now`: reuse detection reads them) and inserts `tokens`. Returns their ids, in order.
+   */
+  async createRotating(rotatedHash: string, now: Date, tokens: NewToken[]): Promise<string[]> {
+    const insert = newTokenRows(tokens, 3);
+    const rows: Array<{ id: string }> = await this.source.query(
+      `WITH rotated AS (
+         UPDATE oauth_tokens SET revoked_at = $2, rotated_at = $2
+          WHERE token_hash = $1 AND kind = 'refresh' AND revoked_at IS NULL)
+       ${insert.sql} RETURNING id::text AS id`,
+      [rotatedHash, now, ...insert.parameters],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** A refresh token (revoked ones too, for reuse detection) and whether its grant is live: one indexed read. */
+  async findRefreshWithGrant(tokenHash: string): Promise<RefreshTokenState | undefined> {
+    const rows: Array<TokenRow & { grant_active: boolean }> = await this.source.query(
+      `SELECT ${TOKEN_COLUMNS}, (g.id IS NOT NULL AND g.revoked_at IS NULL) AS grant_active
+         FROM oauth_tokens t LEFT JOIN oauth_grants g ON g.id = t.grant_id
+        WHERE t.token_hash = $1 AND t.kind = 'refresh'`,
+      [tokenHash],
+    );
+    return rows[0] ? { ...rowToRecord(rows[0]), grantActive: rows[0].grant_active } : undefined;
   }
 
   async findActiveByHash(tokenHash: string, kind: TokenKind): Promise<TokenRecord | undefined> {
@@ -85,16 +181,6 @@ export class TokenRepository {
     const result = await this.repository.update(
       { tokenHash, revokedAt: IsNull() },
       { revokedAt: new Date() },
-    );
-    return (result.affected ?? 0) === 1;
-  }
-
-  /** Refresh rotation: the old token stops working, and remembers when, for reuse detection. */
-  async markRotated(tokenHash: string): Promise<boolean> {
-    const now = new Date();
-    const result = await this.repository.update(
-      { tokenHash, kind: 'refresh', revokedAt: IsNull() },
-      { revokedAt: now, rotatedAt: now },
     );
     return (result.affected ?? 0) === 1;
   }
