@@ -22,7 +22,7 @@ export {
 export type { ResponseFormat } from './response-format';
 export { normalizeBody, unsetPlaceholders } from './normalize-body';
 export { placeholderBodies } from './placeholder-bodies';
-export { buildOpenApi } from './openapi';
+export { buildOpenApi, scopesOf } from './openapi';
 export {
   buildLinkHeader,
   DEFAULT_PER_PAGE,

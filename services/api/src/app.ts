@@ -1,11 +1,12 @@
 import { errorMiddleware, routeNotFoundMiddleware } from '@pfs/http';
 import { methodNotAllowed, operationsRouter } from '@pfs/resource-api';
-import express, { Express } from 'express';
+import express, { Express, Router } from 'express';
 import type { ApiDependencies } from './dependencies';
 import { apiContextOf } from './http/api-operation';
 import { frontDoor } from './http/front-door';
 import { apiModules, type ApiModule } from './modules';
 import { operationsOf } from './modules/api-module';
+import { mcpRoutes } from './modules/mcp/mcp.routes';
 import { publishedSchemas } from './modules/published';
 
 /** Express `trust proxy` from TRUST_PROXY: a hop count, true/false, or addresses/CIDRs/names. */
@@ -33,7 +34,9 @@ export function buildApiApp(deps: ApiDependencies, modules: readonly ApiModule[]
     operations.filter((operation) => operation.files),
     apiContextOf,
   );
-  app.use(frontDoor(deps, filesRouter));
+  // The MCP endpoint speaks JSON-RPC over its own transport: it answers before the JSON-only checks too.
+  const beforeJsonChecks = Router().use(filesRouter, mcpRoutes(operations));
+  app.use(frontDoor(deps, beforeJsonChecks));
   app.use(
     operationsRouter(
       operations.filter((operation) => !operation.files),
