@@ -1,6 +1,5 @@
 import { AppError, serializeError } from '@pfs/errors';
 import { attachCallerContext, hasScope, scopesOf } from '@pfs/resource-api';
-import { runAsApp } from '@pfs/resource-store';
 import type { Request, Response } from 'express';
 import type { ApiOperation } from '../../http/api-operation';
 import type { RequestContext } from '../../http/request-context';
@@ -128,7 +127,7 @@ export async function callOperation(
     }
     const req = requestFor(operation, context, input);
     const res = new KeptResponse(req);
-    await runAsApp(context.app, () => operation.handler(context, req, res as unknown as Response));
+    await operation.handler(context, req, res as unknown as Response);
     return res.answer();
   } catch (error) {
     const { status, body, isServerFault } = serializeError(error);

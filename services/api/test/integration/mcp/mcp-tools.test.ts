@@ -333,6 +333,7 @@ describe('MCP tools over streamable HTTP', () => {
     expect(post.status).toBe(200);
     expect(post.headers.get('mcp-session-id')).toBeNull();
     expect(post.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
-    expect((await post.json()).result.tools).toHaveLength(10);
+    const listed = (await post.json()) as { result: { tools: unknown[] } };
+    expect(listed.result.tools).toHaveLength(10);
   });
 });
