@@ -16,6 +16,7 @@ export {
 export {
   corsShape,
   databaseShape,
+  readReplicaShape,
   metricsShape,
   httpServerShape,
   httpTimeoutsOf,

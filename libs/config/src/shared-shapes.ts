@@ -42,6 +42,17 @@ export const databaseShape = {
   DATABASE_CONNECT_TIMEOUT_MS: envInt(5_000, 100, 120_000),
 };
 
+/** A streaming replica for heavy reads (api and worker; docs/scaling.md). */
+export const readReplicaShape = {
+  /**
+   * A hot-standby replica of DATABASE_URL's primary: sums, timeline, summary, budget figures and export rows
+   * are read there once it has replayed the user's last write. Unset: everything reads the primary.
+   */
+  DATABASE_READ_URL: envOptionalPostgresUrl(),
+  /** How long such a read waits for the replica to replay the user's last write before it reads the primary. */
+  DATABASE_REPLICA_WAIT_MS: envInt(200, 0, 10_000),
+};
+
 export const redisShape = {
   REDIS_URL: envUrl('redis://127.0.0.1:6379/0'),
   /** Every Redis key and BullMQ queue of this deployment starts with it, so deployments (and test runs) can share a server. */

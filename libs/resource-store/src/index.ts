@@ -23,6 +23,10 @@ export type { RateImportResult } from './repositories/currency-rate.repository';
 export { claimChangeSeq, readListVersion, readWatermark, withUserChange } from './sync/change-sequence';
 export type { Actor, UserChange, UserRead } from './sync/user-change';
 export { type ActorStore, UserStore } from './sync/user-store';
+export { ReadRouting } from './replica/read-routing';
+export type { ReadRoutingOptions, WritePositions } from './replica/read-routing';
+export { openReplica } from './replica/open-replica';
+export { listTimelineEntries } from './repositories/timeline-entries';
 export { ResourceTable } from './sync/resource-table';
 export type {
   PageRequest,

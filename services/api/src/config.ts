@@ -9,6 +9,7 @@ import {
   envSecret,
   metricsShape,
   serviceShape,
+  readReplicaShape,
   envString,
   pushTokenShape,
   storageShape,
@@ -26,6 +27,7 @@ const optionalBool = z
 
 export const apiConfigShape = {
   ...serviceShape,
+  ...readReplicaShape,
   ...storageShape,
   ...corsShape,
   ...pushTokenShape,

@@ -24,7 +24,9 @@ import {
   MainCurrencyChangeRepository,
   NotificationRepository,
   openDatabase,
+  openReplica,
   PushTokenRepository,
+  ReadRouting,
   RepeatRepository,
   resourceEntities,
   resourceMigrations,
@@ -45,6 +47,7 @@ import { ApiConfig, apiConfigShape } from './config';
 import { RequestGate } from './middleware/request-gate';
 import { UserProfileCache } from './modules/me/user-profile-cache';
 import { RateBook } from './modules/currencies/rate-book';
+import { RedisWritePositions } from './write-positions';
 
 /** Every repository the API uses, built once here. */
 export interface ApiRepositories {
@@ -104,8 +107,15 @@ export interface ApiDependencies {
   close(): Promise<void>;
 }
 
-/** Every repository the API uses, over `dataSource`; `profileChanged` runs after a users row write commits. */
-export function apiRepositories(dataSource: DataSource, profileChanged: UserRowChanged): ApiRepositories {
+/**
+ * Every repository the API uses, over `dataSource`; `profileChanged` runs after a users row write commits,
+ * `written` after an idempotent POST's write commits (UserStore.written: read-your-writes).
+ */
+export function apiRepositories(
+  dataSource: DataSource,
+  profileChanged: UserRowChanged,
+  written: (userId: string) => Promise<void> = async () => undefined,
+): ApiRepositories {
   return {
     accounts: new AccountRepository(),
     budgets: new BudgetRepository(),
@@ -113,7 +123,7 @@ export function apiRepositories(dataSource: DataSource, profileChanged: UserRowC
     currencyRates: new CurrencyRateRepository(dataSource),
     entries: new EntryRepository(),
     exports: new ExportRepository(dataSource),
-    idempotency: new IdempotencyRepository(dataSource),
+    idempotency: new IdempotencyRepository(dataSource, written),
     images: new ImageRepository(),
     liveTokens: new LiveTokenRepository(dataSource),
     mainCurrencyChange: new MainCurrencyChangeRepository(),
@@ -146,11 +156,21 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   // A write of the users row has committed when this runs: a Redis failure must not turn it into a 500
   // (a retry would then be a 409). The cached copy expires within its TTL (10 minutes) anyway. (Called only
   // by requests, after the cache below exists.)
-  const dropCachedProfile = (userId: string) =>
-    profileCache
+  const dropCachedProfile = async (userId: string) => {
+    await profileCache
       .invalidate(userId)
       .catch((error) => logger.warn({ err: error, userId }, 'could not drop the cached profile'));
-  const repos = apiRepositories(dataSource, dropCachedProfile);
+    await store.written(userId);
+  };
+  const replica = await stores.postgres(() =>
+    openReplica({
+      url: config.DATABASE_READ_URL,
+      timeouts: databaseTimeouts(config),
+      entities: resourceEntities,
+      applicationName: 'pfs-api',
+    }),
+  );
+  const repos = apiRepositories(dataSource, dropCachedProfile, (userId) => store.written(userId));
   const rates = await new RateBook(repos.currencyRates, logger).load({ warm: config.NODE_ENV !== 'test' });
   // Auto-pipelined: the gate checks of requests that arrive together share one Redis write and read.
   const redis = await stores.redis(
@@ -160,13 +180,23 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   const exportQueue = openExportJobQueue(config);
   const webhookQueue = openWebhookDeliveryQueue(config);
   const profileCache = new UserProfileCache(redis);
+  const routing = new ReadRouting(dataSource, replica, {
+    waitMs: config.DATABASE_REPLICA_WAIT_MS,
+    positions: new RedisWritePositions(redis),
+    onFallback: (reason, error) =>
+      reason === 'behind'
+        ? logger.info({ reason }, 'heavy read served by the primary: the replica had not replayed the write')
+        : logger.warn({ err: error, reason }, 'heavy read served by the primary'),
+    onRecordError: (error) => logger.warn({ err: error }, 'could not record the position of a write'),
+  });
+  const store = new UserStore(dataSource, routing);
   return {
     config,
     logger,
     dataSource,
     storeHealth: storeHealth(dataSource, [resourceMigrations]),
     redis,
-    store: new UserStore(dataSource),
+    store,
     repos,
     users: repos.users,
     rates,
@@ -186,6 +216,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       await exportQueue.close();
       await webhookQueue.close();
       await closeRedis(redis);
+      if (replica?.isInitialized) await replica.destroy();
       if (dataSource.isInitialized) await dataSource.destroy();
     },
   };

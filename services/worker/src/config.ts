@@ -8,6 +8,7 @@ import {
   envPort,
   metricsShape,
   serviceShape,
+  readReplicaShape,
   envString,
   envUrl,
   pushTokenShape,
@@ -16,6 +17,7 @@ import {
 
 export const workerConfigShape = {
   ...serviceShape,
+  ...readReplicaShape,
   ...storageShape,
   /** Port of the worker's health endpoint. */
   WORKER_PORT: envPort(3002),

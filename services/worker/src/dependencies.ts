@@ -9,6 +9,8 @@ import {
   ExportStatementRepository,
   NotificationRepository,
   openDatabase,
+  openReplica,
+  ReadRouting,
   PushTokenRepository,
   resourceEntities,
   resourceMigrations,
@@ -36,13 +38,18 @@ export interface WorkerDependencies extends PipelineDependencies {
   close(): Promise<void>;
 }
 
-/** Every repository the worker uses, built once over its data source. */
-export function workerRepositories(dataSource: DataSource): WorkerRepositories {
+/**
+ * Every repository the worker uses, built once over its data source; `routing`: where export rows are read (a replica once it has the export's position; DATABASE_READ_URL).
+ */
+export function workerRepositories(
+  dataSource: DataSource,
+  routing: ReadRouting = ReadRouting.primaryOnly(dataSource),
+): WorkerRepositories {
   return {
     store: new UserStore(dataSource),
     exports: new ExportRepository(dataSource),
-    exportSheets: new ExportSheetRepository(dataSource),
-    exportStatements: new ExportStatementRepository(dataSource),
+    exportSheets: new ExportSheetRepository(dataSource, routing),
+    exportStatements: new ExportStatementRepository(dataSource, routing),
     userArchives: new UserArchiveRepository(dataSource),
     notifications: new NotificationRepository(),
     pushTokens: new PushTokenRepository(dataSource),
@@ -72,7 +79,20 @@ export async function createWorkerDependencies(
   );
   const redis = await stores.redis(() => openRedis(redisOptionsOf(config)), dataSource);
   const mailer = createMailer(config.SMTP_URL, config.SMTP_FROM);
-  const repos = workerRepositories(dataSource);
+  const replica = await stores.postgres(() =>
+    openReplica({
+      url: config.DATABASE_READ_URL,
+      timeouts: databaseTimeouts(config),
+      entities: resourceEntities,
+      applicationName: 'pfs-worker',
+    }),
+  );
+  const routing = new ReadRouting(dataSource, replica, {
+    waitMs: config.DATABASE_REPLICA_WAIT_MS,
+    onFallback: (reason, error) =>
+      reason !== 'behind' && logger.warn({ err: error, reason }, 'export rows read from the primary'),
+  });
+  const repos = workerRepositories(dataSource, routing);
   return {
     config,
     logger,
@@ -94,6 +114,7 @@ export async function createWorkerDependencies(
       mailer?.close();
       await closePushProviders(providers);
       await closeRedis(redis);
+      if (replica?.isInitialized) await replica.destroy();
       if (dataSource.isInitialized) await dataSource.destroy();
     },
   };

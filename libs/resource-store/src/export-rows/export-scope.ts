@@ -8,6 +8,8 @@ export interface ExportScope {
   from: string | null;
   to: string | null;
   filters: ExportFilters | null;
+  /** The primary's WAL position the rows must include (the export's `walPosition`): see ReadRouting. */
+  walPosition?: string | null;
 }
 
 /** The export resources made of entries. */

@@ -8,7 +8,8 @@ import {
   entryFiltersFor,
   ExportScope,
 } from './export-scope';
-import { ExportRow, streamRows } from './row-cursor';
+import { ReadRouting } from '../replica/read-routing';
+import { ExportRow, streamRowsAfter } from './row-cursor';
 
 /**
  * The rows of an export's sheets, each streamed through its own cursor when the caller starts reading
@@ -16,7 +17,11 @@ import { ExportRow, streamRows } from './row-cursor';
  * the sheets declare; every query is scoped to the export's user.
  */
 export class ExportSheetRepository {
-  constructor(private readonly source: DataSource) {}
+  /** `routing`: the replica, once it has the export's position (DATABASE_READ_URL); by default `source`. */
+  constructor(
+    source: DataSource,
+    private readonly routing: ReadRouting = ReadRouting.primaryOnly(source),
+  ) {}
 
   /** Expenses, incomes or transfers, oldest first as a statement reads; (user_id, date, id) is indexed. */
   entries(resource: EntryExportResource, scope: ExportScope): AsyncIterable<ExportRow> {
@@ -28,7 +33,7 @@ export class ExportSheetRepository {
         trim_scale(t.amount)::text AS amount, t.currency, t.description, t.location->>'id' AS location, t.id::text AS id
       FROM entries t JOIN accounts a ON a.id = t.account_id LEFT JOIN categories c ON c.id = t.category_id
       WHERE ${where.join(' AND ')} ORDER BY t.date, t.id`;
-    return streamRows(this.source, sql, params.values);
+    return streamRowsAfter(this.routing, scope.walPosition, sql, params.values);
   }
 
   /**
@@ -45,7 +50,7 @@ export class ExportSheetRepository {
       FROM (SELECT t.currency, t.amount, 'e' AS kind FROM entries t WHERE ${side('expenses')}
             UNION ALL SELECT t.currency, t.amount, 'i' FROM entries t WHERE ${side('incomes')}) s
       GROUP BY currency ORDER BY currency`;
-    return streamRows(this.source, sql, params.values);
+    return streamRowsAfter(this.routing, scope.walPosition, sql, params.values);
   }
 
   /** The accounts the `accounts`/`!accounts` filters keep, with their balance now, in display order. */
@@ -54,7 +59,7 @@ export class ExportSheetRepository {
     const where = accountConditions(params, scope);
     const sql = `SELECT a.name AS account, a.type, a.status, trim_scale(a.initial_balance + a.entries_total)::text AS balance,
         a.currency, a.id::text AS id FROM accounts a WHERE ${where.join(' AND ')} ORDER BY a.sort_order, a.id`;
-    return streamRows(this.source, sql, params.values);
+    return streamRowsAfter(this.routing, scope.walPosition, sql, params.values);
   }
 
   /**
@@ -75,7 +80,7 @@ export class ExportSheetRepository {
         to_char(b.start_date, 'YYYY-MM-DD') AS start, to_char(b.end_date, 'YYYY-MM-DD') AS "end",
         CASE WHEN b.rollover THEN 'yes' ELSE 'no' END AS rollover, b.status, b.id::text AS id
       FROM budgets b WHERE ${where.join(' AND ')} ORDER BY b.sort_order, b.id`;
-    return streamRows(this.source, sql, params.values);
+    return streamRowsAfter(this.routing, scope.walPosition, sql, params.values);
   }
 
   /**
@@ -96,6 +101,6 @@ export class ExportSheetRepository {
       FROM entries t CROSS JOIN LATERAL unnest(t.image_ids) WITH ORDINALITY AS a (image_id, position)
       JOIN images i ON i.id = a.image_id AND i.user_id = t.user_id AND NOT i.deleted
       WHERE ${where.join(' AND ')} ORDER BY t.date, t.id, a.position`;
-    return streamRows(this.source, sql, params.values);
+    return streamRowsAfter(this.routing, scope.walPosition, sql, params.values);
   }
 }

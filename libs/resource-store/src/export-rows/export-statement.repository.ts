@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { SqlParams } from '../sync/sql-params';
 import { accountConditions, EntryExportResource, entryConditions, ExportScope } from './export-scope';
-import { streamRows } from './row-cursor';
+import { ReadRouting } from '../replica/read-routing';
+import { streamRowsAfter } from './row-cursor';
 
 /** One account's statement header: what OFX's STMTRS names before the transactions. */
 export interface StatementAccount {
@@ -31,12 +32,16 @@ export interface StatementTransaction {
 
 /** The rows of an export's bank statement (OFX): its accounts, then their entries by one cursor. */
 export class ExportStatementRepository {
-  constructor(private readonly source: DataSource) {}
+  /** `routing`: the replica, once it has the export's position (DATABASE_READ_URL); by default `source`. */
+  constructor(
+    source: DataSource,
+    private readonly routing: ReadRouting = ReadRouting.primaryOnly(source),
+  ) {}
 
   /** The accounts the `accounts`/`!accounts` filters keep, in id order. */
-  accounts(scope: ExportScope): Promise<StatementAccount[]> {
+  async accounts(scope: ExportScope): Promise<StatementAccount[]> {
     const params = new SqlParams();
-    return this.source.query(
+    return (await this.routing.sourceAfter(scope.walPosition)).query(
       `SELECT a.id::text AS id, a.type, a.currency, trim_scale(a.initial_balance + a.entries_total)::text AS balance
        FROM accounts a WHERE ${accountConditions(params, scope).join(' AND ')} ORDER BY a.id`,
       params.values,
@@ -62,6 +67,6 @@ export class ExportStatementRepository {
         trim_scale(t.rate)::text AS rate, t.description, c.name AS category, t.transaction_id IS NOT NULL AS is_transfer
       FROM entries t LEFT JOIN categories c ON c.id = t.category_id
       WHERE ${selected} ORDER BY t.account_id, t.date, t.id`;
-    return streamRows<StatementTransaction>(this.source, sql, params.values);
+    return streamRowsAfter<StatementTransaction>(this.routing, scope.walPosition, sql, params.values);
   }
 }

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
+import type { ReadRouting } from '../replica/read-routing';
 
 /** One exported row: money and other numerics arrive as exact decimal strings. */
 export type ExportCell = string | number | boolean | null;
@@ -69,4 +70,17 @@ async function endTransaction(client: PoolClient): Promise<Error | undefined> {
   } catch (error) {
     return error as Error;
   }
+}
+
+/**
+ * streamRows on the source `routing` picks for `walPosition` (a replica that has replayed that far, else the
+ * primary), chosen when the consumer starts reading.
+ */
+export async function* streamRowsAfter<Row = ExportRow>(
+  routing: ReadRouting,
+  walPosition: string | null | undefined,
+  sql: string,
+  params: unknown[],
+): AsyncGenerator<Row> {
+  yield* streamRows<Row>(await routing.sourceAfter(walPosition), sql, params);
 }

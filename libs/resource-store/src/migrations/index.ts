@@ -14,6 +14,7 @@ import { AddUserCurrencySettings1763800800000 } from './1763800800000-add-user-c
 import { PushDeliveryOutbox1763800900000 } from './1763800900000-push-delivery-outbox';
 import { IndexLocatedEntries1763800900100 } from './1763800900100-index-located-entries';
 import { CreateWebhooks1764300000000 } from './1764300000000-create-webhooks';
+import { AddExportWalPosition1764600000000 } from './1764600000000-add-export-wal-position';
 
 /** The resource schema, in order. Append new migrations; never edit one that has shipped. */
 export const resourceMigrations: MigrationSet = {
@@ -35,5 +36,6 @@ export const resourceMigrations: MigrationSet = {
     PushDeliveryOutbox1763800900000,
     IndexLocatedEntries1763800900100,
     CreateWebhooks1764300000000,
+    AddExportWalPosition1764600000000,
   ],
 };

@@ -1,4 +1,4 @@
-import { handleOf, type UserRead } from '../sync/user-change';
+import { routedHandleOf, type UserRead } from '../sync/user-change';
 
 /** A date range of one budget (an iteration, or the period before the first) whose entries are summed. */
 export interface BudgetWindow {
@@ -62,7 +62,7 @@ export async function sumBudgetWindows(
 ): Promise<BudgetWindowTotal[]> {
   if (!windows.length) return [];
   const ranges = disjointRanges(windows);
-  return handleOf(read).query(
+  return (await routedHandleOf(read)).query(
     `WITH daily AS MATERIALIZED (
        SELECT x.* FROM unnest($6::date[], $7::date[]) AS r(date_from, date_to)
        CROSS JOIN LATERAL (

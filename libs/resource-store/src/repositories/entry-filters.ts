@@ -1,4 +1,4 @@
-import { handleOf, type UserRead } from '../sync/user-change';
+import { routedHandleOf, type UserRead } from '../sync/user-change';
 import type { SqlFilter } from '../sync/sql-params';
 import { SqlParams } from '../sync/sql-params';
 
@@ -93,7 +93,9 @@ export async function sumEntriesByDay(
   const group =
     groupBy === 'tag' ? 'g.tag_id::text' : groupBy === 'category' ? 't.category_id::text' : 'NULL::text';
   const join = groupBy === 'tag' ? 'CROSS JOIN LATERAL unnest(t.tag_ids) AS g (tag_id)' : '';
-  const rows: DailyTotal[] = await handleOf(read).query(
+  const rows: DailyTotal[] = await (
+    await routedHandleOf(read)
+  ).query(
     `SELECT to_char(t.date, 'YYYY-MM-DD') AS date, t.currency,
               CASE WHEN t.amount < 0 THEN 'expense' ELSE 'income' END AS kind,
               sum(t.amount)::text AS total, count(*)::int AS count, ${group} AS "group",

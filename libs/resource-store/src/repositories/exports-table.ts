@@ -22,6 +22,11 @@ export interface ExportRecord extends SyncedRecord {
   generatedAt: Date | null;
   expiresAt: Date | null;
   attempts: number;
+  /**
+   * The primary's WAL position when the export was requested (pg_lsn text): its rows are read from a replica
+   * only once it has replayed that far. Null for exports requested before the column existed.
+   */
+  walPosition: string | null;
 }
 
 export interface NewExport {
@@ -69,6 +74,7 @@ const COLUMNS = [
   'generated_at',
   'expires_at',
   'attempts',
+  'wal_position',
 ] as const;
 
 export const PROGRESS_COLUMNS: Record<keyof ExportProgress, string> = {
@@ -112,6 +118,7 @@ function toRecord(row: RawRow): ExportRecord {
     generatedAt: (row.generated_at as Date | null) ?? null,
     expiresAt: (row.expires_at as Date | null) ?? null,
     attempts: Number(row.attempts ?? 0),
+    walPosition: (row.wal_position as string | null) ?? null,
   };
 }
 

@@ -27,7 +27,11 @@ const PURGE_CHANCE = 0.01;
  * so its retry simply runs again. A concurrent duplicate waits on the uncommitted claim row, then replays.
  */
 export class IdempotencyRepository {
-  constructor(private readonly source: DataSource) {}
+  /** `written` runs after a write this repository ran has committed (UserStore.written: read-your-writes). */
+  constructor(
+    private readonly source: DataSource,
+    private readonly written: (userId: string) => Promise<void> = async () => undefined,
+  ) {}
 
   /**
    * Claims `key` and runs `work` as the user's change in the same transaction, storing its response before
@@ -40,6 +44,7 @@ export class IdempotencyRepository {
     return inTransaction(this.source, async (manager, hooks): Promise<IdempotentOutcome> => {
       const found = await this.claim(manager, claim);
       if (found) return found;
+      hooks.commit.push(() => this.written(claim.userId));
       // The key row first, then the user's change sequence: a duplicate waiting on the key holds no user
       // lock, and a replay moves no watermark.
       const changeSeq = await claimChangeSeq(manager, claim.userId);

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { ReadRouting } from '../replica/read-routing';
 
 /**
  * The key under which a context carries its database handle. It is exported from this file for the store's
@@ -6,6 +7,8 @@ import type { DataSource, EntityManager } from 'typeorm';
  * passes them on, it never reaches the transaction behind them.
  */
 export const HANDLE: unique symbol = Symbol('pfs.store.handle');
+/** Where a pool read may be routed for heavy reads (a replica, read-your-writes). Store code only. */
+export const ROUTING: unique symbol = Symbol('pfs.store.routing');
 
 /**
  * On whose behalf store work runs: the user (every query is scoped to the user) and, for a request, the
@@ -29,6 +32,8 @@ export function actorOf(who: string | Actor): Actor {
  */
 export interface UserRead extends Actor {
   readonly [HANDLE]: DataSource | EntityManager;
+  /** Set on the store's pool reads when a replica is configured: heavy reads may go there (routedHandleOf). */
+  readonly [ROUTING]?: ReadRouting;
 }
 
 /**
@@ -59,8 +64,30 @@ export interface ChangeHooks {
 }
 
 /** A read context over `source` for `who` (store code and the services' dependencies build these). */
-export function userRead(source: DataSource | EntityManager, who: string | Actor): UserRead {
-  return { ...actorOf(who), [HANDLE]: source };
+export function userRead(
+  source: DataSource | EntityManager,
+  who: string | Actor,
+  routing?: ReadRouting,
+): UserRead {
+  const read = { ...actorOf(who), [HANDLE]: source };
+  return routing ? { ...read, [ROUTING]: routing } : read;
+}
+
+/**
+ * The handle for a heavy read (sums, timeline, budget figures): a pool read of a store with a replica goes to
+ * the replica once it has replayed the user's last write (ReadRouting); a change's transaction reads itself.
+ */
+export async function routedHandleOf(context: UserRead): Promise<DataSource | EntityManager> {
+  const routing = context[ROUTING];
+  const handle = context[HANDLE];
+  if (!routing || handle !== routing.primary) return handle;
+  return routing.sourceForUser(context.userId);
+}
+
+/** A read context on the handle routedHandleOf chose, for repositories built on ResourceTable. */
+export async function routedRead(context: UserRead): Promise<UserRead> {
+  const handle = await routedHandleOf(context);
+  return handle === context[HANDLE] ? context : userRead(handle, context);
 }
 
 /** The database handle of a context: store code only. */

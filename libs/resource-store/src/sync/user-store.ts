@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { ReadRouting } from '../replica/read-routing';
 import { readListVersion, readWatermark, withUserChange } from './change-sequence';
 import { type Actor, type UserChange, type UserRead, userRead } from './user-change';
 
@@ -7,16 +8,30 @@ import { type Actor, type UserChange, type UserRead, userRead } from './user-cha
  * the pool, or a change (the unit of work of a write). The database handle stays inside the store.
  */
 export class UserStore {
-  constructor(private readonly source: DataSource) {}
+  /**
+   * `routing` (a replica, DATABASE_READ_URL): heavy reads of `read` contexts may go to the replica, and every
+   * committed change records the primary's WAL position for the user's next read (read-your-writes).
+   */
+  constructor(
+    private readonly source: DataSource,
+    private readonly routing?: ReadRouting,
+  ) {}
 
   /** Reads of the user (a bare id, or an actor with its application) on the pool (each statement its own snapshot). */
   read(who: string | Actor): UserRead {
-    return userRead(this.source, who);
+    return userRead(this.source, who, this.routing?.hasReplica ? this.routing : undefined);
   }
 
-  /** Runs `work` as one change of the user (see withUserChange). */
-  change<T>(who: string | Actor, work: (change: UserChange) => Promise<T>): Promise<T> {
-    return withUserChange(this.source, who, work);
+  /** Runs `work` as one change of the user (see withUserChange); once committed, its position is recorded. */
+  async change<T>(who: string | Actor, work: (change: UserChange) => Promise<T>): Promise<T> {
+    const result = await withUserChange(this.source, who, work);
+    await this.written(typeof who === 'string' ? who : who.userId);
+    return result;
+  }
+
+  /** After a write of the user committed outside `change` (an idempotent POST, a profile write). */
+  async written(userId: string): Promise<void> {
+    await this.routing?.recordWrite(userId);
   }
 
   /** The user's current sync watermark (0 before any change). */

@@ -20,7 +20,13 @@ export function planExportFiles(
   storage: ObjectStorage,
   record: ExportRecord,
 ): ExportFile[] {
-  const scope = { userId: record.userId, from: record.from, to: record.to, filters: record.filters };
+  const scope = {
+    userId: record.userId,
+    from: record.from,
+    to: record.to,
+    filters: record.filters,
+    walPosition: record.walPosition,
+  };
   if (record.type === 'user_data') {
     return [
       {

@@ -5,6 +5,7 @@ import {
   buildEntryFilters,
   type Entry,
   type EntryFilters,
+  listTimelineEntries,
   type SqlFilter,
 } from '@pfs/resource-store';
 import type { LedgerDeps } from '../../ledger-deps';
@@ -54,7 +55,7 @@ export async function entryTimeline(
 ): Promise<TimelineGroup[]> {
   if (!isKnownCurrency(request.currency))
     throw inputError([{ field: 'currency', error: 'must be a known ISO 4217 currency code' }]);
-  const page = await deps.entries.table.list(
+  const page = await listTimelineEntries(
     deps.store.read(actor),
     { perPage: MAX_TIMELINE_ENTRIES + 1, offset: 0, includeDeleted: request.includeDeleted },
     [...buildEntryFilters(request.filters), ...request.extraFilters],

@@ -1,0 +1,24 @@
+import type { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { createDataSource, DatabaseTimeouts } from '../data-source';
+
+/**
+ * The pool of the streaming replica (DATABASE_READ_URL) when one is configured: no migration (a replica
+ * replays the primary's schema), same timeouts as the primary's pool.
+ */
+export async function openReplica(options: {
+  url: string | undefined;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  applicationName: string;
+  timeouts?: DatabaseTimeouts;
+}): Promise<DataSource | undefined> {
+  if (!options.url) return undefined;
+  const replica = createDataSource({
+    url: options.url,
+    entities: options.entities,
+    applicationName: options.applicationName,
+    timeouts: options.timeouts,
+  });
+  await replica.initialize();
+  return replica;
+}
