@@ -200,7 +200,7 @@ describe('export rows on the replica, after the position stored on the export', 
   it('when the export was requested after a write the paused replica lacks, then its rows come from the primary; an earlier export reads the replica', async () => {
     const { user, spend } = await ledgerUser();
     const exportOf = () =>
-      api.deps.store.change(user.userId, (change) =>
+      api.deps.store.change({ userId: user.userId }, (change) =>
         api.deps.repos.exports.create(change, {
           type: 'export',
           resources: ['expenses'],
