@@ -140,6 +140,18 @@ export class SchemaRegistry {
   }
 
   /**
+   * A reader of a body that `schema` (the object a link publishes) validates, compiled once, here: every
+   * refused member is named by its path (`with.tags.0`) with its rule, as for a resource's own bodies.
+   */
+  bodyReader<Body extends object>(schema: JsonSchema): (body: unknown) => Body {
+    const validate = this.ajv.compile(schema);
+    return (body) => {
+      if (!validate(body)) throw toInputError(validate.errors);
+      return body as Body;
+    };
+  }
+
+  /**
    * A reader of an action link's submission (merge, reorder, move), validated by the very schema object the link
    * publishes (compiled once, here). As the routes' own checks did, the answer names one member: the first one,
    * in the schema's order, that the schema or its `limits` (what the published schema does not state, such as

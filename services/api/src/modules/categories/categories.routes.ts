@@ -1,11 +1,11 @@
-import { isResourceId } from '@pfs/contracts';
-import { AppError, inputError, notFound } from '@pfs/errors';
+import { AppError, notFound } from '@pfs/errors';
+import type { SubmissionOf } from '@pfs/resource-api';
 import { type Category, categoriesTable, CategoryRepository } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 import { labelFilters } from '../labels/label-filters';
 import { namedLabelOperations } from '../labels/named-label.operations';
-import { labelId } from '../labels/named-label.schema';
+import { labelId, mergeLabelIds } from '../labels/named-label.schema';
 import { presentCategory } from './categories.presenter';
 import { categoriesListQuery } from './categories.schema';
 
@@ -18,17 +18,24 @@ function refuseSystem(category: { type: string }) {
   }
 }
 
+/** POST /categories/merge's body, published by the merge link and validated by the same object. */
+const mergeSubmission = {
+  type: 'object',
+  required: ['categories', 'category'],
+  properties: { categories: mergeLabelIds, category: labelId },
+} as const;
+type MergeBody = SubmissionOf<typeof mergeSubmission>;
+
 /** POST /categories/merge: every source category's uses move to one target category, then the sources go. */
 function mergeHandler(categories: CategoryRepository, deps: ApiDependencies): ApiHandler {
+  const readMerge = deps.resourceApi.schemas.submissionReader<MergeBody>(mergeSubmission, {
+    categories: 'must be a non-empty array of category ids',
+    category: 'must be a category id',
+  });
   return async (ctx, req, res) => {
-    const body = req.body as { categories?: unknown; category?: unknown };
-    const sources = Array.isArray(body?.categories) ? body.categories.map(String) : undefined;
-    const target = typeof body?.category === 'string' ? body.category : undefined;
-    if (!sources?.length || sources.length > 500 || !sources.every(isResourceId)) {
-      throw inputError([{ field: 'categories', error: 'must be a non-empty array of category ids' }]);
-    }
-    if (!target || !isResourceId(target))
-      throw inputError([{ field: 'category', error: 'must be a category id' }]);
+    const body = readMerge(req.body);
+    const sources = body.categories.map(String);
+    const target = body.category;
     const found = await categories.findLiveIds(deps.store.read(ctx), [...new Set([...sources, target])]);
     const missing = [...new Set([...sources, target])].filter((id) => !found.some((c) => c.id === id));
     if (missing.length) throw notFound('Category', missing[0]);
@@ -48,19 +55,7 @@ export const categoriesLabels = namedLabelOperations({
   present: presentCategory,
   mergeLink: {
     title: 'Merge categories into one',
-    submission: {
-      type: 'object',
-      required: ['categories', 'category'],
-      properties: {
-        categories: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 500,
-          items: labelId,
-        },
-        category: labelId,
-      },
-    },
+    submission: mergeSubmission,
   },
   bind: (deps: ApiDependencies) => {
     const categories = deps.repos.categories;

@@ -23,13 +23,14 @@ import { assertRepeatRules, repeatRuleOf } from '../repeats/repeat-body';
 import { createRepeatingEntry } from '../repeats/repeat-series.use-case';
 import { createEntries, MAX_BATCH } from './create-entries.use-case';
 import { presentEntry } from './entries.presenter';
-import { type EntryBody, id } from './entry-body.schema';
+import type { EntryBody } from './entry-body.schema';
 import { entryListQuery } from './entry-queries.schema';
 import { assertEntryRules, entryDraftOf } from './entry-draft';
 import { isUnfiltered, readEntryFilters } from '../../http/entry-filters';
 import { entryPresenterFor } from './entry-presenter-for';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
-import { manageEntries, readManageRequest } from './manage-entries.use-case';
+import { manageEntries } from './manage-entries.use-case';
+import { manageRequestReader, manageSubmission } from './manage-entries.schema';
 
 /**
  * `/entries` and `/entries/{id}` (entries, transfers, the repeat options of a write). The reports
@@ -40,6 +41,7 @@ export function entriesHandlers(deps: ApiDependencies) {
   const api = deps.resourceApi;
   const ledger = ledgerDepsOf(deps);
   const idempotent = idempotentPost(deps);
+  const readManage = manageRequestReader(api.schemas);
   const entriesTable = deps.repos.entries.table;
   const presenterFor = entryPresenterFor(deps);
   const storedPages = new StoredPages();
@@ -90,7 +92,7 @@ export function entriesHandlers(deps: ApiDependencies) {
   };
 
   const manage: ApiHandler = async (_ctx, req, res) => {
-    const request = readManageRequest(req.body);
+    const request = readManage(req.body);
     await idempotent(req, res, async (change) => {
       await manageEntries(ledger, change, request);
       return { status: 204, headers: {} };
@@ -196,8 +198,6 @@ export function entriesHandlers(deps: ApiDependencies) {
 export type EntriesHandlers = ReturnType<typeof entriesHandlers>;
 
 const resource = 'entries';
-/** Id lists of POST /entries/manage (readManageRequest's bound). */
-const manageIds = { type: 'array', maxItems: 500, items: id };
 
 export const entriesOperations: Array<DeclaredOperation<EntriesHandlers>> = [
   {
@@ -270,24 +270,7 @@ export const entriesOperations: Array<DeclaredOperation<EntriesHandlers>> = [
     href: '/entries/manage',
     method: 'POST',
     title: 'Set or add/remove tags, account or category on every entry matching `with`',
-    submission: {
-      type: 'object',
-      required: ['with'],
-      properties: {
-        with: {
-          type: 'object',
-          properties: {
-            tags: manageIds,
-            accounts: manageIds,
-            categories: manageIds,
-            description: { type: 'string' },
-          },
-        },
-        set: { type: 'object', properties: { tags: manageIds, account: id, category: id } },
-        add: { type: 'object', properties: { tags: manageIds } },
-        remove: { type: 'object', properties: { tags: manageIds } },
-      },
-    },
+    submission: manageSubmission,
     scope: 'entries:rw',
     handler: 'manage',
   },

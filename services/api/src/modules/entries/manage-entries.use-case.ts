@@ -1,4 +1,3 @@
-import { isResourceId } from '@pfs/contracts';
 import { inputError } from '@pfs/errors';
 import type { UserChange } from '@pfs/resource-store';
 import { draftOfEntry } from './entry-draft';
@@ -13,46 +12,6 @@ export interface ManageRequest {
   set?: { tags?: string[]; account?: string; category?: string };
   add?: { tags?: string[] };
   remove?: { tags?: string[] };
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-function readIds(value: unknown, field: string): string[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.length > 500 || !value.every(isResourceId)) {
-    throw inputError([{ field, error: 'must be an array of ids' }]);
-  }
-  return value as string[];
-}
-
-/** Validates the body of POST /entries/manage (one `with`, at least one of set/add/remove). */
-export function readManageRequest(body: unknown): ManageRequest {
-  if (!isObject(body) || !isObject(body.with)) throw inputError([{ field: 'with', error: 'is required' }]);
-  const selection = {
-    tags: readIds(body.with.tags, 'with.tags'),
-    accounts: readIds(body.with.accounts, 'with.accounts'),
-    categories: readIds(body.with.categories, 'with.categories'),
-    description: typeof body.with.description === 'string' ? body.with.description : undefined,
-  };
-  if (!selection.tags && !selection.accounts && !selection.categories && !selection.description) {
-    throw inputError([{ field: 'with', error: 'must name tags, accounts, categories or description' }]);
-  }
-  const set = isObject(body.set) ? body.set : undefined;
-  const request: ManageRequest = {
-    with: selection,
-    set: set && {
-      tags: readIds(set.tags, 'set.tags'),
-      account: set.account === undefined ? undefined : readIds([set.account], 'set.account')![0],
-      category: set.category === undefined ? undefined : readIds([set.category], 'set.category')![0],
-    },
-    add: isObject(body.add) ? { tags: readIds(body.add.tags, 'add.tags') } : undefined,
-    remove: isObject(body.remove) ? { tags: readIds(body.remove.tags, 'remove.tags') } : undefined,
-  };
-  if (!request.set && !request.add?.tags && !request.remove?.tags) {
-    throw inputError([{ field: 'set', error: 'one of set, add or remove is required' }]);
-  }
-  return request;
 }
 
 /** Applies a bulk change to every live entry matching `with`, in one change with balances kept right. */

@@ -2,7 +2,18 @@ import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import type { ResourceDefinition } from '@pfs/resource-api';
 
 /** A resource id, as a property or a submission field. */
-export const labelId = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` };
+export const labelId = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } as const;
+
+/** A label id in a merge body: a string of digits or, as existing clients send it, the same number. */
+export const mergeLabelId = {
+  type: ['string', 'integer'],
+  pattern: `^${RESOURCE_ID_PATTERN}$`,
+  minimum: 1,
+  maximum: Number.MAX_SAFE_INTEGER,
+} as const;
+
+/** The labels a merge takes: 1 to 500 ids (strings or numbers). */
+export const mergeLabelIds = { type: 'array', minItems: 1, maxItems: 500, items: mergeLabelId } as const;
 
 /** The counts of a label's uses: one non-negative integer per kind, in the order given. */
 export const countsOf = (keys: readonly string[]) =>

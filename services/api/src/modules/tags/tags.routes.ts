@@ -1,6 +1,6 @@
 import { isResourceId } from '@pfs/contracts';
 import { inputError, notFound } from '@pfs/errors';
-import { parseListParam } from '@pfs/resource-api';
+import { parseListParam, type SubmissionOf } from '@pfs/resource-api';
 import {
   CategoryRepository,
   type Snapshot,
@@ -13,11 +13,31 @@ import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 import { labelFilters } from '../labels/label-filters';
 import { namedLabelOperations } from '../labels/named-label.operations';
-import { labelId } from '../labels/named-label.schema';
+import { mergeLabelId, mergeLabelIds } from '../labels/named-label.schema';
 import { presentTag } from './tags.presenter';
 import { tagsListQuery } from './tags.schema';
 
 const TYPES = ['expense', 'income'];
+
+/** POST /tags/merge's body, published by the merge link and validated by the same object. */
+const mergeSubmission = {
+  type: 'object',
+  required: ['tags'],
+  properties: { tags: mergeLabelIds, tag: mergeLabelId, category: mergeLabelId },
+} as const;
+type MergeBody = SubmissionOf<typeof mergeSubmission>;
+
+/** The one cross-member rule of a tag merge: exactly one target, a tag or a category (never an account). */
+export function assertOneMergeTarget(body: MergeBody & { account?: unknown }): 'tag' | 'category' {
+  const targets = (['tag', 'category', 'account'] as const).filter((key) => body[key] !== undefined);
+  if (targets.length !== 1) {
+    throw inputError([{ field: 'tag', error: 'send exactly one of tag, category or account' }]);
+  }
+  if (targets[0] === 'account') {
+    throw inputError([{ field: 'account', error: 'merging tags into an account is not supported' }]);
+  }
+  return targets[0];
+}
 /** The reference's default page size for tags. */
 const TAGS_PER_PAGE = 50;
 
@@ -55,33 +75,24 @@ function mergeHandler(
   categories: CategoryRepository,
   deps: ApiDependencies,
 ): ApiHandler {
+  const readMerge = deps.resourceApi.schemas.submissionReader<MergeBody>(mergeSubmission, {
+    tags: 'must be a non-empty array of tag ids',
+    tag: 'must be a tag id',
+    category: 'must be a category id',
+  });
   return async (ctx, req, res) => {
-    const body = req.body as { tags?: unknown; tag?: unknown; category?: unknown; account?: unknown };
-    const sources = Array.isArray(body?.tags) ? body.tags.map(String) : undefined;
-    if (!sources?.length || sources.length > 500 || !sources.every(isResourceId)) {
-      throw inputError([{ field: 'tags', error: 'must be a non-empty array of tag ids' }]);
-    }
-    const targets = (['tag', 'category', 'account'] as const).filter((key) => body[key] !== undefined);
-    if (targets.length !== 1) {
-      throw inputError([{ field: 'tag', error: 'send exactly one of tag, category or account' }]);
-    }
-    if (targets[0] === 'account') {
-      throw inputError([{ field: 'account', error: 'merging tags into an account is not supported' }]);
-    }
-    const targetId = String(body[targets[0]]);
-    if (!isResourceId(targetId))
-      throw inputError([{ field: targets[0], error: `must be a ${targets[0]} id` }]);
-    const wanted = [...new Set(targets[0] === 'tag' ? [...sources, targetId] : sources)];
+    const body = readMerge(req.body);
+    const sources = body.tags.map(String);
+    const into = assertOneMergeTarget(body);
+    const targetId = String(body[into]);
+    const wanted = [...new Set(into === 'tag' ? [...sources, targetId] : sources)];
     const found = await tags.findLiveIds(deps.store.read(ctx), wanted);
     const missing = wanted.filter((id) => !found.some((tag) => tag.id === id));
     if (missing.length) throw notFound('Tag', missing[0]);
-    if (
-      targets[0] === 'category' &&
-      !(await categories.findLiveIds(deps.store.read(ctx), [targetId])).length
-    ) {
+    if (into === 'category' && !(await categories.findLiveIds(deps.store.read(ctx), [targetId])).length) {
       throw notFound('Category', targetId);
     }
-    await deps.store.change(ctx, (change) => tags.merge(change, sources, { [targets[0]]: targetId }));
+    await deps.store.change(ctx, (change) => tags.merge(change, sources, { [into]: targetId }));
     deps.resourceApi.respond.sendNoContent(res);
   };
 }
@@ -97,15 +108,7 @@ export const tagsLabels = namedLabelOperations({
   present: presentTag,
   mergeLink: {
     title: 'Merge tags into one tag, or into a category',
-    submission: {
-      type: 'object',
-      required: ['tags'],
-      properties: {
-        tags: { type: 'array', minItems: 1, maxItems: 500, items: labelId },
-        tag: labelId,
-        category: labelId,
-      },
-    },
+    submission: mergeSubmission,
   },
   bind: (deps: ApiDependencies) => {
     const tags = deps.repos.tags;
