@@ -3,6 +3,7 @@ import { Logger, SpanExport, startSpanExport } from '@pfs/logger';
 import { startHttpServer, RunningHttpServer, StartHttpServerOptions } from './http-server';
 import { startConfiguredMetricsServer } from './metrics/metrics-server';
 import { runService } from './service-lifecycle';
+import { answerMetricsOfPrimary, isClusterWorker } from './cluster-primary';
 
 /**
  * Reads a service's config once at boot. A bad value is printed as the reason and the process exits 1:
@@ -63,7 +64,9 @@ export async function runHttpService<D extends { close(): Promise<void> }>(
       await service.beforeListen?.(deps);
       server = await startHttpServer(service.app(deps), service.listen());
       logger.info({ url: server.url }, service.listeningMessage);
-      metrics = await startConfiguredMetricsServer(service.metrics.port, service.metrics.host, logger);
+      // A cluster worker's metrics are served by its primary, summed (superviseWorkers).
+      if (isClusterWorker()) answerMetricsOfPrimary();
+      else metrics = await startConfiguredMetricsServer(service.metrics.port, service.metrics.host, logger);
       service.afterListen?.(deps);
     },
     async stop() {

@@ -10,6 +10,8 @@ export { requestLoggerMiddleware } from './request-logger.middleware';
 export { setRequestIdentity } from './request-identity';
 export type { RequestIdentity } from './request-identity';
 export { runService } from './service-lifecycle';
+export { isClusterWorker, superviseWorkers } from './cluster-primary';
+export type { ClusterSupervision } from './cluster-primary';
 export { loadConfigOrExit, runHttpService } from './http-service';
 export type { HttpService } from './http-service';
 export type { ServiceLifecycle } from './service-lifecycle';

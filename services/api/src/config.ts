@@ -59,6 +59,8 @@ export const apiConfigShape = {
   REPEAT_MATERIALIZE_INTERVAL_SECONDS: envInt(300, 0, 86_400),
   /** How often the webhook relay turns committed changes (the outbox) into queued deliveries; 0 turns it off. */
   WEBHOOK_RELAY_INTERVAL_MS: envInt(1_000, 0, 3_600_000),
+  /** API processes behind API_PORT in this container (node:cluster); 1 runs the API in this process (docs/scaling.md). */
+  API_WORKERS: envInt(1, 1, 64),
 };
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;

@@ -1,5 +1,5 @@
 import { httpTimeoutsOf } from '@pfs/config';
-import { loadConfigOrExit, runHttpService } from '@pfs/http';
+import { loadConfigOrExit, runHttpService, superviseWorkers } from '@pfs/http';
 import { bufferedStdout, createLogger } from '@pfs/logger';
 import { buildApiApp } from './app';
 import { loadApiConfig, tlsOptionsOf } from './config';
@@ -13,6 +13,9 @@ async function main() {
   const config = loadConfigOrExit('api', loadApiConfig);
   // Buffered: one line per request is kept, without one blocking write per line (docs/bench.md).
   const logger = createLogger({ name: 'api', level: config.LOG_LEVEL, destination: bufferedStdout() });
+  const metrics = { port: config.API_METRICS_PORT, host: config.METRICS_HOST };
+  // API_WORKERS > 1: this process forks the workers and supervises them; each worker runs what follows.
+  if (await superviseWorkers('api', { workers: config.API_WORKERS, metrics }, logger)) return;
   let repeatTimer: RepeatTimer | undefined;
   let webhookRelay: WebhookRelay | undefined;
   await runHttpService('api', logger, {
@@ -26,7 +29,7 @@ async function main() {
       timeouts: httpTimeoutsOf(config),
     }),
     listeningMessage: 'api listening',
-    metrics: { port: config.API_METRICS_PORT, host: config.METRICS_HOST },
+    metrics,
     afterListen(deps) {
       repeatTimer = startRepeatTimer(ledgerDepsOf(deps), logger, config.REPEAT_MATERIALIZE_INTERVAL_SECONDS);
       webhookRelay = startWebhookRelay(

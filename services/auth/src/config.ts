@@ -32,6 +32,8 @@ export const authConfigShape = {
   AUTH_HOST: envString('127.0.0.1'),
   /** Serves GET /metrics on this separate port when set (docs/operations.md); unset: no metrics listener. */
   AUTH_METRICS_PORT: envOptionalPort(),
+  /** Auth processes behind AUTH_PORT in this container (node:cluster); 1 runs auth in this process (docs/scaling.md). */
+  AUTH_WORKERS: envInt(1, 1, 64),
   ...metricsShape,
   ACCESS_TOKEN_TTL_SECONDS: envInt(3600, 60, 86_400 * 30),
   AUTH_CODE_TTL_SECONDS: envInt(30, 1, 600),

@@ -1,5 +1,5 @@
 import { httpTimeoutsOf } from '@pfs/config';
-import { loadConfigOrExit, runHttpService } from '@pfs/http';
+import { loadConfigOrExit, runHttpService, superviseWorkers } from '@pfs/http';
 import { createLogger } from '@pfs/logger';
 import { buildAuthApp } from './app';
 import { loadAuthConfig } from './config';
@@ -10,6 +10,9 @@ import { restoreIntrospectionRecords } from './use-cases/restore-introspection.u
 async function main() {
   const config = loadConfigOrExit('auth', loadAuthConfig);
   const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL });
+  const metrics = { port: config.AUTH_METRICS_PORT, host: config.METRICS_HOST };
+  // AUTH_WORKERS > 1: this process forks the workers and supervises them; each worker runs what follows.
+  if (await superviseWorkers('auth', { workers: config.AUTH_WORKERS, metrics }, logger)) return;
   await runHttpService('auth', logger, {
     tracing: { endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: config.OTEL_SERVICE_NAME },
     openDependencies: () => createAuthDependencies(config, logger),
@@ -20,7 +23,7 @@ async function main() {
     app: buildAuthApp,
     listen: () => ({ port: config.AUTH_PORT, host: config.AUTH_HOST, timeouts: httpTimeoutsOf(config) }),
     listeningMessage: 'auth listening',
-    metrics: { port: config.AUTH_METRICS_PORT, host: config.METRICS_HOST },
+    metrics,
   });
 }
 

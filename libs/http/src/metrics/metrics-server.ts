@@ -4,6 +4,13 @@ import { RunningHttpServer, startHttpServer } from '../http-server';
 
 let defaultMetricsOn = false;
 
+/** Node's process metrics (CPU, memory, event loop lag, GC) in the default registry, once per process. */
+export function enableDefaultMetrics(): void {
+  if (defaultMetricsOn) return;
+  collectDefaultMetrics();
+  defaultMetricsOn = true;
+}
+
 /**
  * `GET /metrics` in the Prometheus text format on its own port (never the public one, so an ingress that
  * routes the service's port cannot expose it), with Node's process metrics (CPU, memory, event loop lag, GC).
@@ -12,10 +19,7 @@ export async function startMetricsServer(options: {
   port: number;
   host: string;
 }): Promise<RunningHttpServer> {
-  if (!defaultMetricsOn) {
-    collectDefaultMetrics();
-    defaultMetricsOn = true;
-  }
+  enableDefaultMetrics();
   return startHttpServer(
     (req, res) => {
       if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {

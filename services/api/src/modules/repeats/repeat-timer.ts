@@ -4,7 +4,8 @@ import { materializeDueRepeats } from './repeat-series.use-case';
 
 /**
  * Postgres advisory lock key of the materializer (any fixed 64-bit number no other code uses): with several
- * API processes, one run at a time does the work and the others skip that tick.
+ * API processes, one pass at a time does the work (under a transaction-level lock, so it works behind
+ * PgBouncer in transaction mode) and the others skip that tick.
  */
 export const MATERIALIZER_LOCK_KEY = 7_246_310_001;
 
@@ -24,14 +25,17 @@ export function startRepeatTimer(deps: LedgerDeps, logger: Logger, intervalSecon
   let stopped = false;
 
   async function pass(): Promise<{ series: number; created: number } | 'locked'> {
-    return deps.repeats.whileLocked(MATERIALIZER_LOCK_KEY, async () => {
+    const outcome = await deps.repeats.whileLocked(MATERIALIZER_LOCK_KEY, async () => {
       const result = await materializeDueRepeats(deps, new Date(), {
         onError: (seriesId, error) =>
           logger.warn({ seriesId, err: error }, 'repeating entry series could not be extended'),
       });
       if (result.created) logger.info(result, 'repeating entries created');
+      else logger.debug(result, 'repeat materializer pass: nothing due');
       return result;
     });
+    if (outcome === 'locked') logger.debug('repeat materializer pass skipped: another process runs one');
+    return outcome;
   }
 
   const runOnce = () => {
