@@ -130,7 +130,7 @@ describe('three processes of each service on the same stores', () => {
     for (let i = 0; i < api.length; i += 1) {
       const me = await apiCall(i, tokens.access_token, '/me');
       expect(me.status).toBe(200);
-      expect((await me.json()).email).toBe(email);
+      expect(((await me.json()) as { email: string }).email).toBe(email);
     }
     const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
     const refreshed = await fetch(`${auth[1].url}/oauth2/token`, {
