@@ -12,6 +12,8 @@ import {
  * replaces one that dies, serves their summed metrics, and on SIGTERM lets each drain, then exits 0.
  */
 const entry = join(__dirname, '../../dist/main.js');
+// Three API processes start here, one after another's death: minutes on a loaded machine, not seconds.
+jest.setTimeout(180_000);
 
 const lines = (service: ServiceProcess) =>
   service
