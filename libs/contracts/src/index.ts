@@ -1,4 +1,5 @@
 export * from './access-token-record';
+export * from './account-deletion-job';
 export * from './export-job';
 export * from './export-vocabulary';
 export * from './job-contract';

@@ -2,7 +2,9 @@ import { warnAboutDevelopmentSecrets, webhookUrlPolicyOf } from '@pfs/config';
 import { WebhookSecretCipher, type WebhookUrlPolicy } from '@pfs/contracts';
 import { storeStartup } from '@pfs/http';
 import {
+  AccountDeletionQueue,
   ExportJobQueue,
+  openAccountDeletionQueue,
   openExportJobQueue,
   openWebhookDeliveryQueue,
   type WebhookDeliveryQueue,
@@ -12,8 +14,10 @@ import { ResourceApi } from '@pfs/resource-api';
 import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
 import {
   AccountRepository,
+  authEntities,
   BudgetRepository,
   CategoryRepository,
+  CredentialRepository,
   CurrencyRateRepository,
   databaseTimeouts,
   EntryRepository,
@@ -33,6 +37,7 @@ import {
   StoreHealth,
   storeHealth,
   TagRepository,
+  TokenRepository,
   UserProfileRepository,
   UserRepository,
   type UserRowChanged,
@@ -70,6 +75,9 @@ export interface ApiRepositories {
   users: UserRepository;
   webhooks: WebhookRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  /** `DELETE /me` re-checks the password and closes the account (revokes every token, removes the password). */
+  credentials: CredentialRepository;
+  tokens: TokenRepository;
 }
 
 export interface ApiDependencies {
@@ -96,6 +104,8 @@ export interface ApiDependencies {
   rates: RateBook;
   /** Producer of export jobs (docs/exports.md). */
   exportQueue: ExportJobQueue;
+  /** Producer of the account deletion job (`DELETE /me`). */
+  accountDeletions: AccountDeletionQueue;
   /** Where export files are stored; the API streams them for the fs driver's links. */
   storage: ObjectStorage;
   /** Producer of webhook delivery jobs (docs/webhooks.md): the relay and redeliveries queue through it. */
@@ -135,6 +145,8 @@ export function apiRepositories(
     users: new UserRepository(dataSource),
     webhooks: new WebhookRepository(),
     webhookDeliveries: new WebhookDeliveryRepository(dataSource),
+    credentials: new CredentialRepository(dataSource),
+    tokens: new TokenRepository(dataSource),
   };
 }
 
@@ -148,7 +160,8 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       directUrl: config.DATABASE_DIRECT_URL,
       timeouts: databaseTimeouts(config),
       migrationSets: [resourceMigrations],
-      entities: resourceEntities,
+      // The auth tables' entities too: DELETE /me reads the credential and revokes tokens.
+      entities: [...resourceEntities, ...authEntities],
       applicationName: 'pfs-api',
       onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
     }),
@@ -179,6 +192,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   );
   const exportQueue = openExportJobQueue(config);
   const webhookQueue = openWebhookDeliveryQueue(config);
+  const accountDeletions = openAccountDeletionQueue(config);
   const profileCache = new UserProfileCache(redis);
   const routing = new ReadRouting(dataSource, replica, {
     waitMs: config.DATABASE_REPLICA_WAIT_MS,
@@ -208,6 +222,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     }),
     profileCache,
     exportQueue,
+    accountDeletions,
     storage: createStorage(config),
     webhookQueue,
     webhookCipher: new WebhookSecretCipher(config.WEBHOOK_SECRET_KEY),
@@ -215,6 +230,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     async close() {
       await exportQueue.close();
       await webhookQueue.close();
+      await accountDeletions.close();
       await closeRedis(redis);
       if (replica?.isInitialized) await replica.destroy();
       if (dataSource.isInitialized) await dataSource.destroy();

@@ -16,6 +16,7 @@ import helmet from 'helmet';
 import { AuthDependencies, passwordAttemptLimits, secondFactorDependencies } from './dependencies';
 import { accountMailRoutes } from './routes/account-mail.routes';
 import { accountRoutes } from './routes/account.routes';
+import { accountDeletionRoutes } from './routes/account-deletion.routes';
 import { accountSecurityRoutes } from './routes/account-security.routes';
 import { authorizeRoutes } from './routes/authorize.routes';
 import { developerRoutes } from './routes/developer.routes';
@@ -68,6 +69,7 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   const accountDependencies = { ...deps, secureCookies, passwordLimits: passwordAttemptLimits(deps) };
   app.use(accountRoutes(accountDependencies));
   app.use(accountSecurityRoutes(accountDependencies));
+  app.use(accountDeletionRoutes(accountDependencies));
   app.use(developerRoutes({ ...deps, secureCookies }));
   app.use(revokeRoutes(deps));
   app.use(registerRoutes({ ...deps, maxPerIp: deps.config.AUTH_REGISTER_MAX_PER_IP }));

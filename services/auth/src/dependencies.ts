@@ -2,6 +2,12 @@ import type OAuth2Server from '@node-oauth/oauth2-server';
 import { warnAboutDevelopmentSecrets } from '@pfs/config';
 import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
+import {
+  AccountDeletionQueue,
+  ExportJobQueue,
+  openAccountDeletionQueue,
+  openExportJobQueue,
+} from '@pfs/jobs';
 import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
 import {
   AuthorizationCodeRepository,
@@ -11,6 +17,7 @@ import {
   CredentialRepository,
   databaseTimeouts,
   EmailTokenRepository,
+  ExportRepository,
   GrantRepository,
   LiveTokenRepository,
   openDatabase,
@@ -22,6 +29,7 @@ import {
   TokenRepository,
   UserAccountRepository,
   UserRepository,
+  UserStore,
 } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
 import type { AuthRepositories } from './auth-repositories';
@@ -56,6 +64,12 @@ export interface AuthDependencies {
   limiter: RateLimiter;
   /** Account mail (verification, reset); undefined when SMTP_URL is unset. */
   mailer: AccountMailer | undefined;
+  /** The user contexts and exports of the deletion page's `user_data` export. */
+  store: UserStore;
+  exports: ExportRepository;
+  exportJobs: ExportJobQueue;
+  /** The producer of the account deletion job. */
+  accountDeletions: AccountDeletionQueue;
   close(): Promise<void>;
 }
 
@@ -110,6 +124,8 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     emailTokens: new EmailTokenRepository(dataSource),
   };
   const mailer = createAccountMailer(config.SMTP_URL, config.SMTP_FROM);
+  const exportJobs = openExportJobQueue(config);
+  const accountDeletions = openAccountDeletionQueue(config);
   const introspection = new TokenIntrospectionStore(redis);
   const oauth = createOAuthServer(config, { repos, introspection });
   return {
@@ -127,8 +143,14 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     otpCipher: new OtpSecretCipher(config.AUTH_OTP_ENCRYPTION_KEY),
     limiter: new RateLimiter(redis, config.AUTH_RATE_LIMIT_WINDOW_SECONDS),
     mailer,
+    store: new UserStore(dataSource),
+    exports: new ExportRepository(dataSource),
+    exportJobs,
+    accountDeletions,
     async close() {
       mailer?.close();
+      await exportJobs.close();
+      await accountDeletions.close();
       await closeRedis(redis);
       if (dataSource.isInitialized) await dataSource.destroy();
     },

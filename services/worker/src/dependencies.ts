@@ -3,6 +3,8 @@ import type { Logger } from '@pfs/logger';
 import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
 import {
   AdvisoryLocks,
+  authEntities,
+  ClientRepository,
   databaseTimeouts,
   ExportRepository,
   ExportSheetRepository,
@@ -12,11 +14,13 @@ import {
   openReplica,
   ReadRouting,
   PushTokenRepository,
+  TokenRepository,
   resourceEntities,
   resourceMigrations,
   StoreHealth,
   storeHealth,
   UserStore,
+  UserAccountRepository,
   UserArchiveRepository,
   UserRepository,
 } from '@pfs/resource-store';
@@ -55,6 +59,9 @@ export function workerRepositories(
     pushTokens: new PushTokenRepository(dataSource),
     users: new UserRepository(dataSource),
     locks: new AdvisoryLocks(dataSource),
+    userAccounts: new UserAccountRepository(dataSource),
+    tokens: new TokenRepository(dataSource),
+    clients: new ClientRepository(dataSource),
   };
 }
 
@@ -72,7 +79,8 @@ export async function createWorkerDependencies(
       // Export rows stream by FETCH, each its own statement: both timeouts bound one fetch, not an export.
       timeouts: databaseTimeouts(config),
       migrationSets: [resourceMigrations],
-      entities: resourceEntities,
+      // The auth tables' entities too: the account deletion job revokes tokens and removes the user's apps.
+      entities: [...resourceEntities, ...authEntities],
       applicationName: 'pfs-worker',
       onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
     }),

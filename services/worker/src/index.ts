@@ -9,3 +9,5 @@ export { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-c
 export { runExport } from './use-cases/run-export.use-case';
 export { scheduleRecurringJobs, startRecurringWorkers } from './worker';
 export type { PipelineDependencies } from './use-cases/pipeline-dependencies';
+export { startAccountDeletionWorker } from './worker';
+export { createAccountDeletionProcessor } from './processors/account-deletion.processor';

@@ -10,7 +10,13 @@ import { endExportOfFailedJob, handleExportJob } from './processors/handle-expor
 import { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
 import { repairUnfinishedExports } from './use-cases/repair-unfinished-exports.use-case';
 import { observeQueueDepth } from './worker-metrics';
-import { scheduleRecurringJobs, startExportWorker, startRecurringWorkers } from './worker';
+import {
+  scheduleRecurringJobs,
+  startAccountDeletionWorker,
+  startExportWorker,
+  startRecurringWorkers,
+} from './worker';
+import { createAccountDeletionProcessor } from './processors/account-deletion.processor';
 
 async function main() {
   const config = loadConfigOrExit('worker', loadWorkerConfig);
@@ -35,6 +41,7 @@ async function main() {
       workers.push(
         startExportWorker(config, logger, handleExportJob(deps), endExportOfFailedJob(deps)),
         ...startRecurringWorkers(config, logger, { cleanup, sendPushes: deps.sendPushes }),
+        startAccountDeletionWorker(config, logger, createAccountDeletionProcessor(deps, logger)),
       );
       await Promise.all(workers.map((worker) => worker.waitUntilReady()));
       await scheduleRecurringJobs(config);

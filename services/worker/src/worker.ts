@@ -1,4 +1,6 @@
 import {
+  ACCOUNT_DELETION_QUEUE_NAME,
+  accountDeletionBackoffMs,
   EXPORT_CLEANUP_JOB_ID,
   EXPORT_JOB_NAME,
   EXPORT_QUEUE_NAME,
@@ -15,7 +17,7 @@ import {
 } from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
 import { createRedisClient } from '@pfs/redis';
-import { Processor, Queue, Worker } from 'bullmq';
+import { Processor, Queue, Worker, WorkerOptions } from 'bullmq';
 import type { WorkerConfig } from './config';
 import { createExportProcessor, ExportJobHandler } from './processors/export-resources.processor';
 import { createRecurringProcessor, RecurringJobHandler } from './processors/recurring.processor';
@@ -31,6 +33,7 @@ function startQueueWorker(
   config: WorkerConfig,
   logger: Logger,
   concurrency: number,
+  settings?: WorkerOptions['settings'],
 ): Worker {
   const connection = createRedisClient({
     url: config.REDIS_URL,
@@ -47,6 +50,7 @@ function startQueueWorker(
     lockDuration: Math.max(config.WORKER_STALLED_INTERVAL_MS, 1_000),
     // A job stalled this many times (its workers keep dying) fails instead of looping forever.
     maxStalledCount: 2,
+    settings,
   });
   worker.on('error', (error) => logger.error({ err: error, queue: queueName }, 'queue worker error'));
   // The worker owns its connection; closing the worker should close it too.
@@ -74,6 +78,27 @@ export function startExportWorker(
       if (payload.success) await onFinalFailure(payload.data, error);
     })().catch((failure: unknown) => logger.error({ err: failure, jobId: job.id }, 'ending a failed export'));
   });
+  return worker;
+}
+
+/**
+ * Starts consuming the account deletion queue, one deletion at a time per process. Its jobs use the
+ * contract's capped backoff, so a deletion is retried until it completes.
+ */
+export function startAccountDeletionWorker(
+  config: WorkerConfig,
+  logger: Logger,
+  processor: Processor,
+): Worker {
+  const worker = startQueueWorker(ACCOUNT_DELETION_QUEUE_NAME, processor, config, logger, 1, {
+    backoffStrategy: (attemptsMade: number) => accountDeletionBackoffMs(attemptsMade),
+  });
+  worker.on('failed', (job, error) =>
+    logger.warn(
+      { jobId: job?.id, attempt: job?.attemptsMade, err: error },
+      'account deletion attempt failed',
+    ),
+  );
   return worker;
 }
 

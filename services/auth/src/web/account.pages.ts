@@ -116,7 +116,12 @@ export function accountPage(options: {
         <h2 id="apps-heading">Connected applications</h2>
         ${appsSection(options.csrfToken, options.apps)}
       </section>
-      ${sessionsSection(options.csrfToken, options.sessions, options.currentSessionId)}`,
+      ${sessionsSection(options.csrfToken, options.sessions, options.currentSessionId)}
+      <section aria-labelledby="delete-section-heading">
+        <h2 id="delete-section-heading">Delete account</h2>
+        <p>Take your data with you, then delete the account and everything of it for good.</p>
+        <p><a href="/account/delete">Delete your account…</a></p>
+      </section>`,
     { wide: true },
   );
 }

@@ -3,12 +3,12 @@ import { createStorage } from '@pfs/storage';
 import { parseArgs } from 'node:util';
 import { CliConfig, CliUsageError } from '../cli-context';
 import { USER_DELETE_USAGE } from '../usage';
-import { deleteUser } from '../use-cases/delete-user.use-case';
+import { eraseUser } from '@pfs/accounts';
 import { withCliDependencies } from '../dependencies';
 
 /**
  * `user:delete --user ID|EMAIL --yes`: the user, every row and stored file of theirs, and their tokens,
- * for good (see deleteUser). The storage variables are read only here: no other command needs them.
+ * for good (see eraseUser in @pfs/accounts). The storage variables are read only here: no other command needs them.
  */
 export async function userDeleteCommand(config: CliConfig, args: string[], env: Env): Promise<unknown> {
   const { values } = parseArgs({
@@ -24,7 +24,7 @@ export async function userDeleteCommand(config: CliConfig, args: string[], env: 
   }
   const storage = createStorage(defineConfig({ ...storageShape, ...publicUrlShape }, env));
   const deleted = await withCliDependencies(config, async (deps) =>
-    deleteUser({ repos: deps.repos, storage, redis: await deps.redis() }, values.user!),
+    eraseUser({ repos: deps.repos, storage, redis: await deps.redis() }, values.user!),
   );
   if (!deleted) throw new CliUsageError(`--user: no user ${values.user} (see user:list)`);
   return { ...deleted, deleted: true };

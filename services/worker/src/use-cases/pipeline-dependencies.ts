@@ -1,11 +1,14 @@
 import type { Logger } from '@pfs/logger';
 import type {
   AdvisoryLocks,
+  ClientRepository,
   ExportRepository,
   ExportSheetRepository,
   ExportStatementRepository,
   NotificationRepository,
   PushTokenRepository,
+  TokenRepository,
+  UserAccountRepository,
   UserArchiveRepository,
   UserRepository,
   UserStore,
@@ -30,6 +33,10 @@ export interface WorkerRepositories {
   users: UserRepository;
   /** Work one worker at a time does (the sweeper). */
   locks: AdvisoryLocks;
+  /** The account deletion job's: the user's rows, tokens and the applications they registered. */
+  userAccounts: UserAccountRepository;
+  tokens: TokenRepository;
+  clients: ClientRepository;
 }
 
 /** What the export pipeline needs, and nothing more (tests build it with real parts). */

@@ -1,6 +1,10 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import { ApiTestApp, createTestUser, TestUser } from '../../support/api-test-app';
+import { accessTokenKey, AccessTokenRecord, hashToken } from '@pfs/contracts';
+import { UserAccountRepository } from '@pfs/resource-store';
+import { uniqueEmail } from '@pfs/testing';
+import argon2 from 'argon2';
+import { ApiTestApp, createTestUser, issueToken, TestUser } from '../../support/api-test-app';
 import type { OpenApiParameter, WalkedOperation } from '../../support/openapi-contract';
 import { makeImage, PDF_BYTES } from '../images/images-harness';
 
@@ -25,6 +29,11 @@ export interface PlannedRequest {
   query: Record<string, string>;
   body?: unknown;
   contentType?: string;
+  /**
+   * For an operation that consumes the user itself (DELETE /me): the token to send instead of `auth`, the
+   * same scopes for a user of its own, made on the spot with a password.
+   */
+  rebind?: (auth: string) => Promise<string>;
 }
 
 const idOf = (location: string | undefined) => String(location).split('/').pop()!;
@@ -202,10 +211,26 @@ export class ContractFixture {
       if (parameter.in === 'query' && parameter.required) query[parameter.name] = this.queryValue(parameter);
     }
     const planned: PlannedRequest = { path: concrete, query };
+    if (operation.operationId === 'me.delete') return this.deletedUser(planned);
     if (!operation.requestBody) return planned;
     planned.body = await this.bodyFor(operation.operationId, resource, concrete, method);
     if (operation.operationId === 'images.create') planned.contentType = 'image/jpeg';
     return planned;
+  }
+
+  /** DELETE /me deletes its user: a user of its own with a password, and the same scopes as `auth`. */
+  private async deletedUser(planned: PlannedRequest): Promise<PlannedRequest> {
+    const password = 'contract password';
+    const user = await new UserAccountRepository(this.api.deps.dataSource).create(
+      { email: uniqueEmail('contract-delete') },
+      { passwordHash: await argon2.hash(password), otpSecret: null, otpEnabledAt: null },
+    );
+    const rebind = async (auth: string) => {
+      const raw = await this.api.deps.redis.get(accessTokenKey(hashToken(auth.replace(/^Bearer /, ''))));
+      const record = JSON.parse(raw ?? '{}') as Partial<AccessTokenRecord>;
+      return (await issueToken(this.api.deps, user.id, record.scope ?? '')).auth;
+    };
+    return { ...planned, body: { password }, rebind };
   }
 
   private async bodyFor(

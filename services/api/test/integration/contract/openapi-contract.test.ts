@@ -42,13 +42,14 @@ function servedOperation(declared: WalkedOperation): WalkedOperation {
   return { ...declared, operation: doc.paths[declared.path][declared.method] };
 }
 
-function send(
+async function send(
   api: ApiTestApp,
   walked: WalkedOperation,
   planned: PlannedRequest,
-  auth: string,
+  given: string,
   headers: Record<string, string> = {},
 ) {
+  const auth = planned.rebind ? await planned.rebind(given) : given;
   const agent = request(api.app);
   let call = agent[walked.method](planned.path)
     .query(planned.query)
