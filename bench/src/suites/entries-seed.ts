@@ -98,7 +98,7 @@ async function ensureRows(
 }
 
 /** An access token for an existing user: the introspection record the auth service would write. */
-async function issueToken(context: BenchContext, userId: string): Promise<string> {
+export async function issueToken(context: BenchContext, userId: string): Promise<string> {
   const token = generateToken();
   const record = {
     sub: userId,

@@ -3,6 +3,7 @@ import { budgetsSuite } from './budgets.bench';
 import { categoriesSuite } from './categories.bench';
 import { entriesSuite } from './entries.bench';
 import { exportsSuite } from './exports.bench';
+import { importsSuite } from './imports.bench';
 import { meSuite } from './me.bench';
 import { meCurrencySuite } from './me-currency.bench';
 import { mergeSuite } from './merge.bench';
@@ -17,6 +18,7 @@ export const suites: BenchSuite[] = [
   tokensSuite,
   categoriesSuite,
   exportsSuite,
+  importsSuite,
   mergeSuite,
   meCurrencySuite,
   budgetsSuite,

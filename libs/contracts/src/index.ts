@@ -2,6 +2,7 @@ export * from './access-token-record';
 export * from './account-deletion-job';
 export * from './export-job';
 export * from './export-vocabulary';
+export * from './import-job';
 export * from './job-contract';
 export * from './recurring-jobs';
 export * from './scopes';

@@ -6,3 +6,5 @@ export { openWebhookDeliveryQueue, webhookRetryPolicyOf } from './webhook-delive
 export type { WebhookDeliveryQueue, WebhookQueueConfig } from './webhook-delivery-queue';
 export { openAccountDeletionQueue } from './account-deletion-queue';
 export type { AccountDeletionQueue } from './account-deletion-queue';
+export { openImportJobQueue, IMPORT_SWEEP_RUN } from './import-job-queue';
+export type { ImportJobQueue } from './import-job-queue';

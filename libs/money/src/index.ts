@@ -9,6 +9,8 @@ export {
   roundToCurrency,
   sumAmounts,
 } from './amount';
+export { parseLocaleAmount } from './locale-amount';
+export type { AmountLocale } from './locale-amount';
 export { findCurrency, getCurrency, isKnownCurrency, listCurrencies } from './currencies';
 export type { Currency, CurrencyType } from './currencies';
 export { parseEcbRates, RateFileError } from './ecb-rates.parser';

@@ -136,3 +136,12 @@ export { listEntryLocations } from './repositories/entry-locations';
 export type { EntryLocationQuery, LocationGroup } from './repositories/entry-locations';
 export * from './export-rows';
 export * from './auth';
+export { ImportRepository, importsTable } from './repositories/import.repository';
+export type {
+  EntryFingerprintSource,
+  ImportError,
+  ImportProgress,
+  ImportRecord,
+  NamedLabel,
+  NewImport,
+} from './repositories/import.repository';

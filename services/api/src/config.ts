@@ -55,6 +55,8 @@ export const apiConfigShape = {
   TRUST_PROXY: envString('loopback'),
   /** Largest accepted image or PDF upload in bytes (POST /images; bigger is a 413). */
   IMAGE_MAX_BYTES: envInt(10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  /** Largest accepted statement upload in bytes (POST /imports; bigger is a 413). */
+  IMPORT_MAX_BYTES: envInt(100 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   /** Seconds between passes that create due occurrences of repeating entries; 0 turns the timer off. */
   REPEAT_MATERIALIZE_INTERVAL_SECONDS: envInt(300, 0, 86_400),
   /** How often the webhook relay turns committed changes (the outbox) into queued deliveries; 0 turns it off. */

@@ -5,7 +5,9 @@ import {
   AccountDeletionQueue,
   ExportJobQueue,
   openAccountDeletionQueue,
+  ImportJobQueue,
   openExportJobQueue,
+  openImportJobQueue,
   openWebhookDeliveryQueue,
   type WebhookDeliveryQueue,
 } from '@pfs/jobs';
@@ -24,6 +26,7 @@ import {
   ExportRepository,
   IdempotencyRepository,
   ImageRepository,
+  ImportRepository,
   LiveTokenRepository,
   MainCurrencyChangeRepository,
   NotificationRepository,
@@ -64,6 +67,7 @@ export interface ApiRepositories {
   exports: ExportRepository;
   idempotency: IdempotencyRepository;
   images: ImageRepository;
+  imports: ImportRepository;
   /** Live tokens, for re-warming Redis's introspection records when Redis misses one. */
   liveTokens: LiveTokenRepository;
   mainCurrencyChange: MainCurrencyChangeRepository;
@@ -106,6 +110,8 @@ export interface ApiDependencies {
   exportQueue: ExportJobQueue;
   /** Producer of the account deletion job (`DELETE /me`). */
   accountDeletions: AccountDeletionQueue;
+  /** Producer of import jobs (docs/imports.md). */
+  importQueue: ImportJobQueue;
   /** Where export files are stored; the API streams them for the fs driver's links. */
   storage: ObjectStorage;
   /** Producer of webhook delivery jobs (docs/webhooks.md): the relay and redeliveries queue through it. */
@@ -135,6 +141,7 @@ export function apiRepositories(
     exports: new ExportRepository(dataSource),
     idempotency: new IdempotencyRepository(dataSource, written),
     images: new ImageRepository(),
+    imports: new ImportRepository(dataSource),
     liveTokens: new LiveTokenRepository(dataSource),
     mainCurrencyChange: new MainCurrencyChangeRepository(),
     notifications: new NotificationRepository(),
@@ -193,6 +200,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   const exportQueue = openExportJobQueue(config);
   const webhookQueue = openWebhookDeliveryQueue(config);
   const accountDeletions = openAccountDeletionQueue(config);
+  const importQueue = openImportJobQueue(config);
   const profileCache = new UserProfileCache(redis);
   const routing = new ReadRouting(dataSource, replica, {
     waitMs: config.DATABASE_REPLICA_WAIT_MS,
@@ -223,6 +231,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     profileCache,
     exportQueue,
     accountDeletions,
+    importQueue,
     storage: createStorage(config),
     webhookQueue,
     webhookCipher: new WebhookSecretCipher(config.WEBHOOK_SECRET_KEY),
@@ -231,6 +240,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       await exportQueue.close();
       await webhookQueue.close();
       await accountDeletions.close();
+      await importQueue.close();
       await closeRedis(redis);
       if (replica?.isInitialized) await replica.destroy();
       if (dataSource.isInitialized) await dataSource.destroy();

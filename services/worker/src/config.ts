@@ -27,6 +27,8 @@ export const workerConfigShape = {
   ...metricsShape,
   /** Exports one worker process generates at the same time. */
   WORKER_CONCURRENCY: envInt(2, 1, 64),
+  /** Imports one worker process runs at the same time (each holds one database connection while it writes). */
+  WORKER_IMPORT_CONCURRENCY: envInt(1, 1, 16),
   /** Exports one user may have generating at once, across all worker processes (the rest wait their turn). */
   EXPORT_USER_CONCURRENCY: envInt(1, 1, 64),
   /** How long a finished export (its file and its link) stays available; S3 presigned links cap it at 7 days. */

@@ -1,10 +1,17 @@
 import { storeStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
+import { RateTable } from '@pfs/money';
 import {
+  AccountRepository,
   AdvisoryLocks,
   authEntities,
   ClientRepository,
+  CategoryRepository,
+  CurrencyRateRepository,
+  EntryRepository,
+  ImportRepository,
+  TagRepository,
   databaseTimeouts,
   ExportRepository,
   ExportSheetRepository,
@@ -25,12 +32,13 @@ import {
   UserRepository,
 } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
-import { createStorage } from '@pfs/storage';
+import { createStorage, type ObjectStorage } from '@pfs/storage';
 import type { WorkerConfig } from './config';
 import { createMailer } from './delivery/mailer';
 import { createUserSlots } from './delivery/user-slots';
 import { closePushProviders, createPushProviders } from './push/create-push-providers';
 import { sendDuePushes } from './push/send-due-pushes.use-case';
+import type { ImportDependencies } from './use-cases/import-dependencies';
 import type { PipelineDependencies, WorkerRepositories } from './use-cases/pipeline-dependencies';
 
 export interface WorkerDependencies extends PipelineDependencies {
@@ -39,6 +47,8 @@ export interface WorkerDependencies extends PipelineDependencies {
   storeHealth: StoreHealth;
   /** Sends the push outbox's due pushes: the push delivery job's work. */
   sendPushes: () => Promise<number>;
+  /** What the import job needs (docs/imports.md). */
+  imports: ImportDependencies;
   close(): Promise<void>;
 }
 
@@ -62,6 +72,31 @@ export function workerRepositories(
     userAccounts: new UserAccountRepository(dataSource),
     tokens: new TokenRepository(dataSource),
     clients: new ClientRepository(dataSource),
+    imports: new ImportRepository(dataSource),
+    accounts: new AccountRepository(),
+    entries: new EntryRepository(),
+    categories: new CategoryRepository(),
+    tags: new TagRepository(),
+    currencyRates: new CurrencyRateRepository(dataSource),
+  };
+}
+
+/** The import pipeline's dependencies over the worker's repositories; rates load on first use. */
+export function importDependencies(
+  repos: WorkerRepositories,
+  storage: ObjectStorage,
+  logger: Logger,
+): ImportDependencies {
+  let rates: Promise<RateTable> | undefined;
+  return {
+    logger,
+    repos,
+    storage,
+    rates: () => {
+      rates ??= repos.currencyRates.listAll().then((all) => new RateTable(all));
+      rates.catch(() => (rates = undefined));
+      return rates;
+    },
   };
 }
 
@@ -101,13 +136,15 @@ export async function createWorkerDependencies(
       reason !== 'behind' && logger.warn({ err: error, reason }, 'export rows read from the primary'),
   });
   const repos = workerRepositories(dataSource, routing);
+  const storage = createStorage(config);
   return {
     config,
     logger,
     repos,
     redis,
     storeHealth: storeHealth(dataSource, [resourceMigrations]),
-    storage: createStorage(config),
+    storage,
+    imports: importDependencies(repos, storage, logger),
     sendPushes: () =>
       sendDuePushes({
         pushTokens: repos.pushTokens,

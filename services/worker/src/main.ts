@@ -1,19 +1,22 @@
 import { httpTimeoutsOf, warnAboutDevelopmentSecrets } from '@pfs/config';
 import { loadConfigOrExit, runHttpService } from '@pfs/http';
-import { ExportJobQueue, openExportJobQueue } from '@pfs/jobs';
+import { ExportJobQueue, ImportJobQueue, openExportJobQueue, openImportJobQueue } from '@pfs/jobs';
 import { createLogger } from '@pfs/logger';
 import type { Worker } from 'bullmq';
 import { buildWorkerApp } from './app';
 import { loadWorkerConfig, workerConfigShape } from './config';
 import { createWorkerDependencies, WorkerDependencies } from './dependencies';
 import { endExportOfFailedJob, handleExportJob } from './processors/handle-export-job';
+import { handleImportJob } from './processors/import.processor';
 import { cleanupExpiredExports } from './use-cases/cleanup-expired-exports.use-case';
 import { repairUnfinishedExports } from './use-cases/repair-unfinished-exports.use-case';
+import { repairUnfinishedImports } from './use-cases/repair-unfinished-imports.use-case';
 import { observeQueueDepth } from './worker-metrics';
 import {
   scheduleRecurringJobs,
   startAccountDeletionWorker,
   startExportWorker,
+  startImportWorker,
   startRecurringWorkers,
 } from './worker';
 import { createAccountDeletionProcessor } from './processors/account-deletion.processor';
@@ -24,15 +27,25 @@ async function main() {
   warnAboutDevelopmentSecrets(workerConfigShape, config, (message) => logger.warn(message));
   const workers: Worker[] = [];
   let exportJobs: ExportJobQueue | undefined;
+  let importJobs: ImportJobQueue | undefined;
   await runHttpService('worker', logger, {
     tracing: { endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: config.OTEL_SERVICE_NAME },
     openDependencies: () => createWorkerDependencies(config, logger),
     async beforeListen(deps: WorkerDependencies) {
       const jobs = openExportJobQueue(config);
       exportJobs = jobs;
+      const imports = openImportJobQueue(config);
+      importJobs = imports;
       const cleanup = async () => {
         const repaired = await repairUnfinishedExports(deps, jobs);
         if (repaired?.requeued || repaired?.failed) logger.warn(repaired, 'unfinished exports repaired');
+        const importsRepaired = await repairUnfinishedImports(
+          { ...deps.imports, locks: deps.repos.locks },
+          imports,
+        );
+        if (importsRepaired?.requeued || importsRepaired?.failed) {
+          logger.warn(importsRepaired, 'unfinished imports repaired');
+        }
         const partialsBefore = new Date(Date.now() - config.STORAGE_PARTIAL_MAX_AGE_SECONDS * 1000);
         const swept = await deps.storage.sweepAbandonedWrites(partialsBefore);
         if (swept) logger.warn({ swept }, 'abandoned partial writes removed');
@@ -40,6 +53,7 @@ async function main() {
       };
       workers.push(
         startExportWorker(config, logger, handleExportJob(deps), endExportOfFailedJob(deps)),
+        startImportWorker(config, logger, handleImportJob(deps.imports)),
         ...startRecurringWorkers(config, logger, { cleanup, sendPushes: deps.sendPushes }),
         startAccountDeletionWorker(config, logger, createAccountDeletionProcessor(deps, logger)),
       );
@@ -57,6 +71,7 @@ async function main() {
     async stopBeforeDependencies() {
       await Promise.all(workers.map((worker) => worker.close()));
       await exportJobs?.close();
+      await importJobs?.close();
     },
   });
 }

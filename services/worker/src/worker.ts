@@ -4,6 +4,7 @@ import {
   EXPORT_CLEANUP_JOB_ID,
   EXPORT_JOB_NAME,
   EXPORT_QUEUE_NAME,
+  IMPORT_QUEUE_NAME,
   ExportJobPayload,
   ExportJobPayloadSchema,
   exportCleanupJob,
@@ -20,6 +21,7 @@ import { createRedisClient } from '@pfs/redis';
 import { Processor, Queue, Worker, WorkerOptions } from 'bullmq';
 import type { WorkerConfig } from './config';
 import { createExportProcessor, ExportJobHandler } from './processors/export-resources.processor';
+import { createImportProcessor, ImportJobHandler } from './processors/import.processor';
 import { createRecurringProcessor, RecurringJobHandler } from './processors/recurring.processor';
 
 /**
@@ -99,6 +101,19 @@ export function startAccountDeletionWorker(
       'account deletion attempt failed',
     ),
   );
+  return worker;
+}
+
+/** Starts consuming the imports queue (WORKER_IMPORT_CONCURRENCY imports at a time in this process). */
+export function startImportWorker(config: WorkerConfig, logger: Logger, handle: ImportJobHandler): Worker {
+  const worker = startQueueWorker(
+    IMPORT_QUEUE_NAME,
+    createImportProcessor(handle, logger),
+    config,
+    logger,
+    config.WORKER_IMPORT_CONCURRENCY,
+  );
+  worker.on('failed', (job, error) => logger.warn({ jobId: job?.id, err: error }, 'import job failed'));
   return worker;
 }
 

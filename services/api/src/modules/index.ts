@@ -12,6 +12,7 @@ import { exportsModule } from './exports/exports.module';
 import { notificationsModule } from './notifications/notifications.module';
 import { pushModule } from './push/push.module';
 import { imagesModule } from './images/images.module';
+import { importsModule } from './imports/imports.module';
 import { budgetsModule } from './budgets/budgets.module';
 import { webhooksModule } from './webhooks/webhooks.module';
 
@@ -37,4 +38,5 @@ export const apiModules: ApiModule[] = [
   imagesModule,
   budgetsModule,
   webhooksModule,
+  importsModule,
 ];

@@ -21,6 +21,7 @@ export const PUBLISHED_ORDER: readonly string[] = [
   'budgets',
   'webhooks',
   'webhook-deliveries',
+  'imports',
 ];
 
 /** Every resource as published, links included, from the modules' static declarations (no app needed). */

@@ -1,7 +1,13 @@
 import type { Logger } from '@pfs/logger';
 import type {
+  AccountRepository,
   AdvisoryLocks,
   ClientRepository,
+  CategoryRepository,
+  CurrencyRateRepository,
+  EntryRepository,
+  ImportRepository,
+  TagRepository,
   ExportRepository,
   ExportSheetRepository,
   ExportStatementRepository,
@@ -37,6 +43,13 @@ export interface WorkerRepositories {
   userAccounts: UserAccountRepository;
   tokens: TokenRepository;
   clients: ClientRepository;
+  /** Imports and what they write (docs/imports.md). */
+  imports: ImportRepository;
+  accounts: AccountRepository;
+  entries: EntryRepository;
+  categories: CategoryRepository;
+  tags: TagRepository;
+  currencyRates: CurrencyRateRepository;
 }
 
 /** What the export pipeline needs, and nothing more (tests build it with real parts). */

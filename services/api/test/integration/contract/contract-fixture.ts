@@ -34,13 +34,18 @@ export interface PlannedRequest {
    * same scopes for a user of its own, made on the spot with a password.
    */
   rebind?: (auth: string) => Promise<string>;
+  /** A multipart/form-data body (POST /imports): its fields and its one file part. */
+  multipart?: { fields: Record<string, string>; file: { name: string; bytes: Buffer } };
 }
+
+/** A one-row CSV statement: what the contract's import uploads. */
+const STATEMENT = Buffer.from(`Date,Amount,Description\n${DAY},-1.50,Contract\n`);
 
 const idOf = (location: string | undefined) => String(location).split('/').pop()!;
 
 /**
  * A user holding one of everything (account, category, tag, entries with a place and an image, a budget,
- * an export, a notification, a picture and a PDF), and the requests that exercise each operation of the
+ * an export, a notification, a picture and a PDF, an import), and the requests that exercise each operation of the
  * document on it. Destructive operations (delete, merge) get objects of their own, made on the spot.
  */
 export class ContractFixture {
@@ -149,8 +154,23 @@ export class ContractFixture {
     return rows[0].id;
   }
 
+  private async importStatement(): Promise<string> {
+    const answer = await request(this.app)
+      .post('/imports')
+      .set('Authorization', this.user.auth)
+      .field(this.importFields())
+      .attach('file', STATEMENT, 'statement.csv');
+    if (answer.status !== 201) throw new Error(`seed POST /imports: ${answer.status} ${answer.text}`);
+    return idOf(answer.headers.location);
+  }
+
+  private importFields(): Record<string, string> {
+    return { account: this.ids.accounts, dry_run: 'true' };
+  }
+
   /** A new object of `resource`, for an operation that consumes it. */
   private fresh(resource: string): Promise<string> {
+    if (resource === 'imports') return this.importStatement();
     if (resource === 'images')
       return makeImage('jpeg', 32, 24).then((bytes) => this.upload(bytes, 'image/jpeg'));
     if (resource === 'me/notifications') return this.notification();
@@ -163,7 +183,7 @@ export class ContractFixture {
     this.ids.images = await this.fresh('images');
     this.ids.pdf = await this.upload(PDF_BYTES, 'application/pdf');
     this.ids.entries = await this.fresh('entries');
-    for (const resource of ['budgets', 'exports', 'me/notifications', 'webhooks']) {
+    for (const resource of ['budgets', 'exports', 'me/notifications', 'webhooks', 'imports']) {
       this.ids[resource] = await this.fresh(resource);
     }
     const places = await request(this.app).get('/entries/locations').set('Authorization', this.user.auth);
@@ -213,6 +233,13 @@ export class ContractFixture {
     const planned: PlannedRequest = { path: concrete, query };
     if (operation.operationId === 'me.delete') return this.deletedUser(planned);
     if (!operation.requestBody) return planned;
+    if (operation.operationId === 'imports.create') {
+      planned.multipart = {
+        fields: this.importFields(),
+        file: { name: 'statement.csv', bytes: STATEMENT },
+      };
+      return planned;
+    }
     planned.body = await this.bodyFor(operation.operationId, resource, concrete, method);
     if (operation.operationId === 'images.create') planned.contentType = 'image/jpeg';
     return planned;

@@ -57,6 +57,11 @@ async function send(
     .buffer(true)
     .parse(rawBody);
   if (planned.contentType) call = call.set('Content-Type', planned.contentType);
+  if (planned.multipart) {
+    return call
+      .field(planned.multipart.fields)
+      .attach('file', planned.multipart.file.bytes, planned.multipart.file.name);
+  }
   return planned.body === undefined ? call : call.send(planned.body as object);
 }
 
