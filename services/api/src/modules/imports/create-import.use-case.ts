@@ -3,7 +3,7 @@ import { inputError } from '@pfs/errors';
 import type { ImportJobQueue } from '@pfs/jobs';
 import type { Logger } from '@pfs/logger';
 import type { SchemaRegistry } from '@pfs/resource-api';
-import type { AccountRepository, ImportRecord, ImportRepository, UserStore } from '@pfs/resource-store';
+import type { AccountRepository, Actor, ActorStore, ImportRecord, ImportRepository } from '@pfs/resource-store';
 import type { ObjectStorage } from '@pfs/storage';
 import type { ReceivedUpload } from './import-upload';
 
@@ -15,7 +15,7 @@ export interface ImportRequest {
 }
 
 export interface CreateImportDeps {
-  store: UserStore;
+  store: ActorStore;
   accounts: AccountRepository;
   imports: ImportRepository;
   importQueue: ImportJobQueue;
@@ -87,11 +87,11 @@ export function parseImportRequest(schemas: SchemaRegistry, fields: Record<strin
  */
 export async function createImport(
   deps: CreateImportDeps,
-  userId: string,
+  actor: Actor,
   request: ImportRequest,
   upload: ReceivedUpload,
 ): Promise<ImportRecord> {
-  const created = await deps.store.change(userId, async (change) => {
+  const created = await deps.store.change(actor, async (change) => {
     change.onRollback(() =>
       deps.storage
         .delete(upload.storageKey)
@@ -111,6 +111,6 @@ export async function createImport(
       storageKey: upload.storageKey,
     });
   });
-  await deps.importQueue.enqueue(userId, created.id);
+  await deps.importQueue.enqueue(actor.userId, created.id);
   return created;
 }

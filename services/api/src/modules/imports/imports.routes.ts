@@ -17,12 +17,12 @@ export function importsHandlers(deps: ApiDependencies) {
   const list: ApiHandler = async (ctx, req, res) => {
     const params = api.parseList(req, { endpoint: 'imports' });
     const status = parseEnumParam(req.query as Record<string, unknown>, 'status', IMPORT_STATUSES);
-    const result = await imports.list(deps.store.read(ctx.userId), params, { status });
+    const result = await imports.list(deps.store.read(ctx), params, { status });
     api.respond.sendList(req, res, { schema: 'imports', params, result, present: presentImport });
   };
 
   const get: ApiHandler = async (ctx, req, res) => {
-    const record = await imports.findById(deps.store.read(ctx.userId), String(req.params.id));
+    const record = await imports.findById(deps.store.read(ctx), String(req.params.id));
     if (!record) throw notFound('Import', String(req.params.id));
     api.respond.sendObject(req, res, 'imports', presentImport(record), record.modifiedAt);
   };
@@ -47,7 +47,7 @@ export function importsHandlers(deps: ApiDependencies) {
         storage: deps.storage,
         logger: deps.logger,
       },
-      ctx.userId,
+      ctx,
       request,
       upload,
     );
