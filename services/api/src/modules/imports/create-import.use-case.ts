@@ -3,7 +3,13 @@ import { inputError } from '@pfs/errors';
 import type { ImportJobQueue } from '@pfs/jobs';
 import type { Logger } from '@pfs/logger';
 import type { SchemaRegistry } from '@pfs/resource-api';
-import type { AccountRepository, Actor, ActorStore, ImportRecord, ImportRepository } from '@pfs/resource-store';
+import type {
+  AccountRepository,
+  Actor,
+  ActorStore,
+  ImportRecord,
+  ImportRepository,
+} from '@pfs/resource-store';
 import type { ObjectStorage } from '@pfs/storage';
 import type { ReceivedUpload } from './import-upload';
 
