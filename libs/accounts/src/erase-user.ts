@@ -36,8 +36,12 @@ async function deleteMatching(redis: Redis, pattern: string): Promise<void> {
   } while (cursor !== '0');
 }
 
-/** Where the API and the worker store a user's files: `images/<id>/…` and `exports/<id>/…`. */
-export const userStoragePrefixes = (userId: string) => [`images/${userId}`, `exports/${userId}`];
+/** Where the API and the worker store a user's files: `images/<id>/…`, `exports/<id>/…` and `imports/<id>/…`. */
+export const userStoragePrefixes = (userId: string) => [
+  `images/${userId}`,
+  `exports/${userId}`,
+  `imports/${userId}`,
+];
 
 /**
  * Erases a user and everything of theirs; undefined when there is no such user (already erased). Used by the
