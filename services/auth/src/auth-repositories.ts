@@ -7,6 +7,7 @@ import type {
   LiveTokenRepository,
   RecoveryCodeRepository,
   TokenRepository,
+  TokenRequestRepository,
   UserAccountRepository,
   UserRepository,
 } from '@pfs/resource-store';
@@ -24,6 +25,8 @@ export interface AuthRepositories {
   grants: GrantRepository;
   codes: AuthorizationCodeRepository;
   tokens: TokenRepository;
+  /** The token endpoint's first read: the client with the code or refresh token the request sends. */
+  tokenRequests: TokenRequestRepository;
   liveTokens: LiveTokenRepository;
   emailTokens: EmailTokenRepository;
 }

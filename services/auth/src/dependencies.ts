@@ -27,6 +27,7 @@ import {
   StoreHealth,
   storeHealth,
   TokenRepository,
+  TokenRequestRepository,
   UserAccountRepository,
   UserRepository,
   UserStore,
@@ -120,6 +121,7 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     grants: new GrantRepository(dataSource),
     codes: new AuthorizationCodeRepository(dataSource),
     tokens: new TokenRepository(dataSource),
+    tokenRequests: new TokenRequestRepository(dataSource),
     liveTokens: new LiveTokenRepository(dataSource),
     emailTokens: new EmailTokenRepository(dataSource),
   };

@@ -1,6 +1,6 @@
 import { httpTimeoutsOf } from '@pfs/config';
 import { loadConfigOrExit, runHttpService, superviseWorkers } from '@pfs/http';
-import { createLogger } from '@pfs/logger';
+import { bufferedStdout, createLogger } from '@pfs/logger';
 import { buildAuthApp } from './app';
 import { loadAuthConfig } from './config';
 import { createAuthDependencies } from './dependencies';
@@ -9,7 +9,8 @@ import { restoreIntrospectionRecords } from './use-cases/restore-introspection.u
 /** config → dependencies → app → listen; SIGTERM drains and closes in reverse. */
 async function main() {
   const config = loadConfigOrExit('auth', loadAuthConfig);
-  const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL });
+  // Buffered like the API's: one line per request, without one blocking write per line (docs/bench.md).
+  const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL, destination: bufferedStdout() });
   const metrics = { port: config.AUTH_METRICS_PORT, host: config.METRICS_HOST };
   // AUTH_WORKERS > 1: this process forks the workers and supervises them; each worker runs what follows.
   if (await superviseWorkers('auth', { workers: config.AUTH_WORKERS, metrics }, logger)) return;

@@ -18,6 +18,8 @@ export type { ConnectedApp, Grant } from './repositories/grant.repository';
 export { LiveTokenRepository } from './repositories/live-token.repository';
 export type { LiveToken } from './repositories/live-token.repository';
 export { RecoveryCodeRepository } from './repositories/recovery-code.repository';
+export { TokenRequestRepository } from './repositories/token-request.repository';
+export type { TokenRequestLookup, TokenRequestState } from './repositories/token-request.repository';
 export { TokenRepository } from './repositories/token.repository';
 export type {
   NewToken,

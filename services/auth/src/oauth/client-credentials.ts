@@ -1,7 +1,13 @@
 import { hashToken } from '@pfs/contracts';
 import type { Request, RequestHandler } from 'express';
 import { timingSafeEqual } from 'node:crypto';
-import type { ClientRepository, OAuthClientRecord } from '@pfs/resource-store';
+import type {
+  ClientRepository,
+  OAuthClientRecord,
+  TokenRequestLookup,
+  TokenRequestRepository,
+  TokenRequestState,
+} from '@pfs/resource-store';
 
 export interface ClientCredentials {
   id: string;
@@ -46,8 +52,11 @@ export function isClientSecret(client: OAuthClientRecord, secret: string): boole
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
 
-async function authenticates(clients: ClientRepository, credentials: ClientCredentials) {
-  const client = await clients.findById(credentials.id);
+/** Reads a client by id. */
+type ClientLookup = (id: string) => Promise<OAuthClientRecord | undefined>;
+
+async function authenticates(find: ClientLookup, credentials: ClientCredentials) {
+  const client = await find(credentials.id);
   return client && isClientSecret(client, credentials.secret) ? client : undefined;
 }
 
@@ -59,9 +68,10 @@ async function authenticates(clients: ClientRepository, credentials: ClientCrede
  * The matching reading (the plain one first), or undefined.
  */
 export async function authenticateBasicCredentials(
-  clients: ClientRepository,
+  clients: ClientRepository | ClientLookup,
   req: Request,
 ): Promise<{ client: OAuthClientRecord; credentials: ClientCredentials; formEncoded: boolean } | undefined> {
+  const find = typeof clients === 'function' ? clients : (id: string) => clients.findById(id);
   const plain = readBasicCredentials(req);
   if (!plain) return undefined;
   const decodedId = formDecode(plain.id);
@@ -72,7 +82,7 @@ export async function authenticateBasicCredentials(
     if (decoded.id !== plain.id || decoded.secret !== plain.secret) readings.push(decoded);
   }
   for (const credentials of readings) {
-    const client = await authenticates(clients, credentials);
+    const client = await authenticates(find, credentials);
     if (client) return { client, credentials, formEncoded: credentials !== plain };
   }
   return undefined;
@@ -86,22 +96,62 @@ export async function findBasicAuthenticatedClient(
   return (await authenticateBasicCredentials(clients, req))?.client;
 }
 
-/** The client whose Basic credentials `decodeFormEncodedBasic` verified, per request (read by the token checks). */
-const basicAuthenticated = new WeakMap<Request, OAuthClientRecord>();
+/** What `decodeFormEncodedBasic` read for a request whose Basic credentials it verified, and what it asked. */
+interface BasicAuthenticated {
+  lookup: TokenRequestLookup;
+  state: TokenRequestState;
+}
+
+const basicAuthenticated = new WeakMap<Request, BasicAuthenticated>();
 
 /** The client `decodeFormEncodedBasic` authenticated for this request, if it did: the same row, not read twice. */
-export const basicAuthenticatedClientOf = (req: Request) => basicAuthenticated.get(req);
+export const basicAuthenticatedClientOf = (req: Request) => basicAuthenticated.get(req)?.state.client;
+
+/**
+ * The state of the code with this hash as read with the authenticated client (`state` undefined: no such code),
+ * or undefined when that read did not ask for it.
+ */
+export function prefetchedCode(req: Request, codeHash: string) {
+  const read = basicAuthenticated.get(req);
+  return read && read.lookup.codeHash === codeHash ? { state: read.state.code } : undefined;
+}
+
+/** As `prefetchedCode`, for the refresh token with this hash. */
+export function prefetchedRefreshToken(req: Request, tokenHash: string) {
+  const read = basicAuthenticated.get(req);
+  return read && read.lookup.refreshTokenHash === tokenHash ? { state: read.state.refreshToken } : undefined;
+}
+
+/** The code or refresh token a token request sends, by hash: read with its client, in one statement. */
+function lookupOf(body: Record<string, unknown> | undefined): TokenRequestLookup {
+  if (body?.grant_type === 'authorization_code' && typeof body.code === 'string') {
+    return { codeHash: hashToken(body.code) };
+  }
+  if (body?.grant_type === 'refresh_token' && typeof body.refresh_token === 'string') {
+    return { refreshTokenHash: hashToken(body.refresh_token) };
+  }
+  return {};
+}
 
 /**
  * Rewrites form-encoded Basic credentials to their plain reading when (and only when) that is the reading
  * that authenticates, so our checks and the OAuth library, which reads the header itself and does not
- * decode, see the credentials the client meant. Anything else passes through untouched.
+ * decode, see the credentials the client meant. Anything else passes through untouched. The client is read
+ * with the state of the code or refresh token the (already parsed) form sends, kept for the token checks and
+ * the library's hooks (one round trip for what took two or three).
  */
-export function decodeFormEncodedBasic(clients: ClientRepository): RequestHandler {
+export function decodeFormEncodedBasic(requests: TokenRequestRepository): RequestHandler {
   return async (req, _res, next) => {
+    const lookup = lookupOf(req.body as Record<string, unknown> | undefined);
+    let state: TokenRequestState | undefined;
+    const find = async (id: string) => {
+      state = await requests.read(id, lookup);
+      return state?.client;
+    };
     // A store failure here is left to the route, which meets the same failure and answers it as it always has.
-    const matched = await authenticateBasicCredentials(clients, req).catch(() => undefined);
-    if (matched) basicAuthenticated.set(req, matched.client);
+    const matched = await authenticateBasicCredentials(find, req).catch(() => undefined);
+    // The last read is the matching reading's: the readings are tried in turn until one authenticates.
+    if (matched && state) basicAuthenticated.set(req, { lookup, state });
     if (matched?.formEncoded) {
       const { id, secret } = matched.credentials;
       req.headers.authorization = `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;

@@ -12,7 +12,7 @@ import { isClientSecret } from './client-credentials';
 import { AuthorizingUser, toLibraryClient } from './library-records';
 import { findUsableRefreshToken } from './refresh-token-reuse';
 import type { AuthRepositories } from '../auth-repositories';
-import type { CodeExchangeState, OAuthClientRecord } from '@pfs/resource-store';
+import type { CodeExchangeState, OAuthClientRecord, RefreshTokenState } from '@pfs/resource-store';
 
 export interface OAuthModelDependencies {
   repos: Pick<AuthRepositories, 'clients' | 'grants' | 'codes' | 'tokens'>;
@@ -37,6 +37,8 @@ export interface TokenRequestFacts {
   client?: OAuthClientRecord;
   /** The code sent, by hash, with its exchange state as read by the two-factor check (undefined: no such code). */
   code?: { hash: string; state: CodeExchangeState | undefined };
+  /** The refresh token sent, by hash, with its state as read with the client (undefined: no such token). */
+  refreshToken?: { hash: string; state: RefreshTokenState | undefined };
 }
 
 /** The user of a refresh token being rotated: `revokeToken` leaves the rotation to `saveToken`'s statement. */
@@ -195,7 +197,9 @@ export function createOAuthModel(
     },
 
     async getRefreshToken(refreshToken) {
-      const record = await findUsableRefreshToken(deps, hashToken(refreshToken));
+      const hash = hashToken(refreshToken);
+      const known = facts.refreshToken?.hash === hash ? facts.refreshToken : undefined;
+      const record = await findUsableRefreshToken(deps, hash, known);
       if (!record || !record.clientId || !record.grantId) return false;
       const token: RefreshToken = {
         refreshToken,

@@ -1,6 +1,6 @@
 import type { TokenIntrospectionStore } from '../token-introspection.store';
 import { revokeGrants } from '../use-cases/revoke-grants.use-case';
-import type { TokenRecord } from '@pfs/resource-store';
+import type { RefreshTokenState, TokenRecord } from '@pfs/resource-store';
 import type { AuthRepositories } from '../auth-repositories';
 
 interface ReuseDependencies {
@@ -19,9 +19,11 @@ interface ReuseDependencies {
 export async function findUsableRefreshToken(
   deps: ReuseDependencies,
   tokenHash: string,
+  /** The token's state when this request has read it already (with its client), else read here. */
+  known?: { state: RefreshTokenState | undefined },
 ): Promise<TokenRecord | undefined> {
   // The token and its grant's state in one read.
-  const record = await deps.repos.tokens.findRefreshWithGrant(tokenHash);
+  const record = known ? known.state : await deps.repos.tokens.findRefreshWithGrant(tokenHash);
   if (!record || !record.grantId || !record.grantActive) return undefined;
   if (!record.revokedAt) return record;
   if (!record.rotatedAt) return undefined;

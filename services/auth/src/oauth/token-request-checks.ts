@@ -3,6 +3,8 @@ import type { Request } from 'express';
 import type { RateLimiter } from '../security/rate-limiter';
 import {
   basicAuthenticatedClientOf,
+  prefetchedCode,
+  prefetchedRefreshToken,
   clientLockoutName,
   isClientSecret,
   readBasicCredentials,
@@ -18,7 +20,7 @@ import type { TokenRequestFacts } from './oauth-model';
 export const OTP_HEADER = 'X-Service-OTP';
 
 export interface TokenRequestCheckDependencies {
-  repos: Pick<AuthRepositories, 'clients' | 'codes' | 'tokens'>;
+  repos: Pick<AuthRepositories, 'clients' | 'codes' | 'tokens' | 'tokenRequests'>;
   limiter: RateLimiter;
   secondFactor: SecondFactorDependencies;
   maxRequestsPerIp: number;
@@ -77,14 +79,23 @@ async function findClient(deps: TokenRequestCheckDependencies, req: Request, bod
   return isClientSecret(client, credentials.secret) ? client : undefined;
 }
 
-/** The spec: a refresh's scope, when sent, must equal the scope returned at the code exchange. */
+/**
+ * The spec: a refresh's scope, when sent, must equal the scope returned at the code exchange. The token's state
+ * (read with the client, or here) goes into `facts` for the library's getRefreshToken.
+ */
 async function assertRefreshScopeUnchanged(
   deps: TokenRequestCheckDependencies,
   client: OAuthClientRecord,
+  req: Request,
   body: Record<string, unknown>,
+  facts: TokenRequestFacts,
 ) {
-  if (typeof body.scope !== 'string' || typeof body.refresh_token !== 'string') return;
-  const token = await deps.repos.tokens.findByHash(hashToken(body.refresh_token), 'refresh');
+  if (typeof body.refresh_token !== 'string') return;
+  const hash = hashToken(body.refresh_token);
+  const prefetched = prefetchedRefreshToken(req, hash);
+  if (prefetched) facts.refreshToken = { hash, state: prefetched.state };
+  if (typeof body.scope !== 'string') return;
+  const token = prefetched ? prefetched.state : await deps.repos.tokens.findByHash(hash, 'refresh');
   if (token && token.clientId === client.id && !sameScope(body.scope, token.scope)) {
     throw invalidScope('The scope must equal the scope returned at the code exchange.');
   }
@@ -103,7 +114,7 @@ async function assertSecondFactor(
 ) {
   if (typeof body.code !== 'string') return;
   const hash = hashToken(body.code);
-  const state = await deps.repos.codes.findForExchange(hash);
+  const state = (prefetchedCode(req, hash) ?? { state: await deps.repos.codes.findForExchange(hash) }).state;
   facts.code = { hash, state };
   const code = state?.code;
   if (!code || code.usedAt || code.clientId !== client.id || code.expiresAt < new Date()) return;
@@ -161,7 +172,7 @@ export async function checkTokenRequest(
   const client = await findClient(deps, req, body);
   if (!client) return { clientId, secretlessPublicClient: false };
   facts.client = client;
-  if (body.grant_type === 'refresh_token') await assertRefreshScopeUnchanged(deps, client, body);
+  if (body.grant_type === 'refresh_token') await assertRefreshScopeUnchanged(deps, client, req, body, facts);
   if (body.grant_type === 'authorization_code') await assertSecondFactor(deps, client, req, body, facts);
   const secret = readClientCredentials(req, body)?.secret;
   return {

@@ -78,7 +78,7 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
   router.post(
     '/oauth2/token',
     parseTokenForm,
-    decodeFormEncodedBasic(deps.checks.repos.clients),
+    decodeFormEncodedBasic(deps.checks.repos.tokenRequests),
     async (req: Request, res: Response) => {
       const response = newOAuthResponse();
       let clientId: string | undefined;

@@ -14,7 +14,7 @@ export interface CodeExchangeState {
   otpEnabledAt: Date | null;
 }
 
-interface CodeExchangeRow {
+export interface CodeExchangeRow {
   code_hash: string;
   grant_id: string;
   client_id: string;
@@ -31,6 +31,54 @@ interface CodeExchangeRow {
   otp_enabled_at: Date | null;
 }
 
+/**
+ * The select list of a code's exchange state (`CodeExchangeRow`), each column named `<prefix><name>`, over
+ * `CODE_EXCHANGE_FROM` (ids as text: bigint stays exact).
+ */
+export const codeExchangeColumns = (prefix = '') =>
+  [
+    ['c.code_hash', 'code_hash'],
+    ['c.grant_id::text', 'grant_id'],
+    ['c.client_id', 'client_id'],
+    ['c.user_id::text', 'user_id'],
+    ['c.scope', 'scope'],
+    ['c.redirect_uri', 'redirect_uri'],
+    ['c.redirect_uri_sent', 'redirect_uri_sent'],
+    ['c.code_challenge', 'code_challenge'],
+    ['c.code_challenge_method', 'code_challenge_method'],
+    ['c.expires_at', 'expires_at'],
+    ['c.used_at', 'used_at'],
+    ['(g.id IS NOT NULL AND g.revoked_at IS NULL)', 'grant_active'],
+    ['a.otp_secret', 'otp_secret'],
+    ['a.otp_enabled_at', 'otp_enabled_at'],
+  ]
+    .map(([expression, name]) => `${expression} AS ${prefix}${name}`)
+    .join(', ');
+
+/** The code (`c`), its grant (`g`) and its user's credential (`a`). */
+export const CODE_EXCHANGE_FROM = `oauth_authorization_codes c
+  LEFT JOIN oauth_grants g ON g.id = c.grant_id
+  LEFT JOIN auth_credentials a ON a.user_id = c.user_id`;
+
+export const codeExchangeStateOf = (row: CodeExchangeRow): CodeExchangeState => ({
+  code: {
+    codeHash: row.code_hash,
+    grantId: row.grant_id,
+    clientId: row.client_id,
+    userId: row.user_id,
+    scope: row.scope,
+    redirectUri: row.redirect_uri,
+    redirectUriSent: row.redirect_uri_sent,
+    codeChallenge: row.code_challenge,
+    codeChallengeMethod: row.code_challenge_method,
+    expiresAt: row.expires_at,
+    usedAt: row.used_at,
+  },
+  grantActive: row.grant_active,
+  otpSecret: row.otp_secret,
+  otpEnabledAt: row.otp_enabled_at,
+});
+
 export class AuthorizationCodeRepository {
   constructor(private readonly source: DataSource) {}
 
@@ -46,36 +94,10 @@ export class AuthorizationCodeRepository {
   /** The code with its grant's and its user's state (see CodeExchangeState), or undefined. */
   async findForExchange(codeHash: string): Promise<CodeExchangeState | undefined> {
     const rows: CodeExchangeRow[] = await this.source.query(
-      `SELECT c.code_hash, c.grant_id::text AS grant_id, c.client_id, c.user_id::text AS user_id, c.scope,
-              c.redirect_uri, c.redirect_uri_sent, c.code_challenge, c.code_challenge_method, c.expires_at,
-              c.used_at, (g.id IS NOT NULL AND g.revoked_at IS NULL) AS grant_active, a.otp_secret,
-              a.otp_enabled_at
-         FROM oauth_authorization_codes c
-         LEFT JOIN oauth_grants g ON g.id = c.grant_id
-         LEFT JOIN auth_credentials a ON a.user_id = c.user_id
-        WHERE c.code_hash = $1`,
+      `SELECT ${codeExchangeColumns()} FROM ${CODE_EXCHANGE_FROM} WHERE c.code_hash = $1`,
       [codeHash],
     );
-    const row = rows[0];
-    if (!row) return undefined;
-    return {
-      code: {
-        codeHash: row.code_hash,
-        grantId: row.grant_id,
-        clientId: row.client_id,
-        userId: row.user_id,
-        scope: row.scope,
-        redirectUri: row.redirect_uri,
-        redirectUriSent: row.redirect_uri_sent,
-        codeChallenge: row.code_challenge,
-        codeChallengeMethod: row.code_challenge_method,
-        expiresAt: row.expires_at,
-        usedAt: row.used_at,
-      },
-      grantActive: row.grant_active,
-      otpSecret: row.otp_secret,
-      otpEnabledAt: row.otp_enabled_at,
-    };
+    return rows[0] ? codeExchangeStateOf(rows[0]) : undefined;
   }
 
   /** Marks the code used; false when it already was (a concurrent or repeated exchange). */

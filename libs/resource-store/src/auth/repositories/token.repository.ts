@@ -37,10 +37,39 @@ const toRecord = (entity: OAuthTokenEntity): TokenRecord => ({
 /** A refresh token with whether its grant is still live (the refresh grant's one read). */
 export type RefreshTokenState = TokenRecord & { grantActive: boolean };
 
-/** The columns of a token row, as `rowToRecord` reads them (ids as text: bigint stays exact). */
-const TOKEN_COLUMNS = `t.id::text AS id, t.token_hash, t.kind, t.user_id::text AS user_id, t.client_id,
-  t.grant_id::text AS grant_id, t.authorization_code_hash, t.name, t.scope, t.expires_at, t.revoked_at,
-  t.rotated_at, t.created_at, t.last_used_at`;
+/**
+ * The select list of a refresh token's state (`RefreshTokenRow`: the token `t` and whether its grant `g` is
+ * live), each column named `<prefix><name>`, over `REFRESH_STATE_FROM` (ids as text: bigint stays exact).
+ */
+export const refreshStateColumns = (prefix = '') =>
+  [
+    ['t.id::text', 'id'],
+    ['t.token_hash', 'token_hash'],
+    ['t.kind', 'kind'],
+    ['t.user_id::text', 'user_id'],
+    ['t.client_id', 'client_id'],
+    ['t.grant_id::text', 'grant_id'],
+    ['t.authorization_code_hash', 'authorization_code_hash'],
+    ['t.name', 'name'],
+    ['t.scope', 'scope'],
+    ['t.expires_at', 'expires_at'],
+    ['t.revoked_at', 'revoked_at'],
+    ['t.rotated_at', 'rotated_at'],
+    ['t.created_at', 'created_at'],
+    ['t.last_used_at', 'last_used_at'],
+    ['(g.id IS NOT NULL AND g.revoked_at IS NULL)', 'grant_active'],
+  ]
+    .map(([expression, name]) => `${expression} AS ${prefix}${name}`)
+    .join(', ');
+
+export const REFRESH_STATE_FROM = 'oauth_tokens t LEFT JOIN oauth_grants g ON g.id = t.grant_id';
+
+export type RefreshTokenRow = TokenRow & { grant_active: boolean };
+
+export const refreshStateOf = (row: RefreshTokenRow): RefreshTokenState => ({
+  ...rowToRecord(row),
+  grantActive: row.grant_active,
+});
 
 interface TokenRow {
   id: string;
@@ -139,13 +168,11 @@ export class TokenRepository {
 
   /** A refresh token (revoked ones too, for reuse detection) and whether its grant is live: one indexed read. */
   async findRefreshWithGrant(tokenHash: string): Promise<RefreshTokenState | undefined> {
-    const rows: Array<TokenRow & { grant_active: boolean }> = await this.source.query(
-      `SELECT ${TOKEN_COLUMNS}, (g.id IS NOT NULL AND g.revoked_at IS NULL) AS grant_active
-         FROM oauth_tokens t LEFT JOIN oauth_grants g ON g.id = t.grant_id
-        WHERE t.token_hash = $1 AND t.kind = 'refresh'`,
+    const rows: RefreshTokenRow[] = await this.source.query(
+      `SELECT ${refreshStateColumns()} FROM ${REFRESH_STATE_FROM} WHERE t.token_hash = $1 AND t.kind = 'refresh'`,
       [tokenHash],
     );
-    return rows[0] ? { ...rowToRecord(rows[0]), grantActive: rows[0].grant_active } : undefined;
+    return rows[0] ? refreshStateOf(rows[0]) : undefined;
   }
 
   async findActiveByHash(tokenHash: string, kind: TokenKind): Promise<TokenRecord | undefined> {

@@ -1,0 +1,101 @@
+import { DataSource } from 'typeorm';
+import {
+  CODE_EXCHANGE_FROM,
+  codeExchangeColumns,
+  CodeExchangeRow,
+  CodeExchangeState,
+  codeExchangeStateOf,
+} from './authorization-code.repository';
+import type { OAuthClientRecord } from './client.repository';
+import {
+  REFRESH_STATE_FROM,
+  refreshStateColumns,
+  RefreshTokenRow,
+  RefreshTokenState,
+  refreshStateOf,
+} from './token.repository';
+
+/** What a token request names besides its client: the code or refresh token it sends, by hash. */
+export interface TokenRequestLookup {
+  codeHash?: string;
+  refreshTokenHash?: string;
+}
+
+/** A client with what its token request names (absent: not asked, or no such code / refresh token). */
+export interface TokenRequestState {
+  client: OAuthClientRecord;
+  code?: CodeExchangeState;
+  refreshToken?: RefreshTokenState;
+}
+
+interface ClientRow {
+  o_id: string;
+  o_name: string;
+  o_secret_hash: string;
+  o_redirect_uri: string;
+  o_redirect_uris: string[];
+  o_scope: string;
+  o_grants: string[];
+  o_token_endpoint_auth_method: string;
+}
+
+const CLIENT_COLUMNS = `o.id AS o_id, o.name AS o_name, o.secret_hash AS o_secret_hash,
+  o.redirect_uri AS o_redirect_uri, o.redirect_uris AS o_redirect_uris, o.scope AS o_scope, o.grants AS o_grants,
+  o.token_endpoint_auth_method AS o_token_endpoint_auth_method`;
+
+/** The columns of `row` named `<prefix>…`, without the prefix. */
+function unprefixed<T>(row: Record<string, unknown>, prefix: string): T {
+  const columns: Record<string, unknown> = {};
+  for (const key of Object.keys(row))
+    if (key.startsWith(prefix)) columns[key.slice(prefix.length)] = row[key];
+  return columns as T;
+}
+
+/** As ClientRepository's record of the same row. */
+const clientOf = (row: ClientRow): OAuthClientRecord => ({
+  id: row.o_id,
+  name: row.o_name,
+  secretHash: row.o_secret_hash,
+  redirectUri: row.o_redirect_uri,
+  redirectUris: row.o_redirect_uris.length > 0 ? row.o_redirect_uris : [row.o_redirect_uri],
+  scope: row.o_scope,
+  grants: row.o_grants,
+  tokenEndpointAuthMethod: row.o_token_endpoint_auth_method === 'none' ? 'none' : 'client_secret_basic',
+});
+
+/**
+ * The token endpoint's first read: the client that authenticates and, in the same statement (one round trip
+ * instead of two or three), the state of the code or refresh token the request sends.
+ */
+export class TokenRequestRepository {
+  constructor(private readonly source: DataSource) {}
+
+  async read(clientId: string, lookup: TokenRequestLookup): Promise<TokenRequestState | undefined> {
+    const parameters: string[] = [clientId];
+    const columns = [CLIENT_COLUMNS];
+    const joins: string[] = [];
+    if (lookup.codeHash !== undefined) {
+      parameters.push(lookup.codeHash);
+      columns.push('k.*');
+      joins.push(`LEFT JOIN LATERAL (SELECT ${codeExchangeColumns('k_')} FROM ${CODE_EXCHANGE_FROM}
+        WHERE c.code_hash = $${parameters.length}) k ON true`);
+    }
+    if (lookup.refreshTokenHash !== undefined) {
+      parameters.push(lookup.refreshTokenHash);
+      columns.push('r.*');
+      joins.push(`LEFT JOIN LATERAL (SELECT ${refreshStateColumns('r_')} FROM ${REFRESH_STATE_FROM}
+        WHERE t.token_hash = $${parameters.length} AND t.kind = 'refresh') r ON true`);
+    }
+    const rows: Array<ClientRow & Record<string, unknown>> = await this.source.query(
+      `SELECT ${columns.join(', ')} FROM oauth_clients o ${joins.join(' ')} WHERE o.id = $1`,
+      parameters,
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      client: clientOf(row),
+      code: row.k_code_hash == null ? undefined : codeExchangeStateOf(unprefixed<CodeExchangeRow>(row, 'k_')),
+      refreshToken: row.r_id == null ? undefined : refreshStateOf(unprefixed<RefreshTokenRow>(row, 'r_')),
+    };
+  }
+}
