@@ -8,6 +8,11 @@ export interface OpenApiOptions {
   baseUrl: string;
   /** AUTH_URL of the authorization server: the OAuth 2.0 flows' endpoints. */
   authUrl: string;
+  /**
+   * Paths served beside the resource operations (the MCP endpoint and its metadata), each operation marked
+   * `x-pfs-protocol`, with the tags they use.
+   */
+  protocol?: { paths: Record<string, Record<string, JsonSchema>>; tags: JsonSchema[] };
 }
 
 /** The scopes a link needs (all of them); none means any valid token. */
@@ -115,8 +120,11 @@ export function buildOpenApi(schemas: ResourceSchema[], options: OpenApiOptions)
       contact: { name: 'PFS API documentation', url: `${options.baseUrl}/docs` },
     },
     servers: [{ url: options.baseUrl }],
-    tags: schemas.map((schema) => ({ name: schema.name, description: schema.description ?? schema.title })),
-    paths,
+    tags: [
+      ...schemas.map((schema) => ({ name: schema.name, description: schema.description ?? schema.title })),
+      ...(options.protocol?.tags ?? []),
+    ],
+    paths: { ...paths, ...options.protocol?.paths },
     components: { schemas: components, headers: HEADERS, securitySchemes: securitySchemes(options.authUrl) },
   };
 }

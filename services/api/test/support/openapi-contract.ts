@@ -37,13 +37,16 @@ export interface ObservedResponse {
   text?: string;
 }
 
+/** The resource operations of the document: the protocol endpoints (`x-pfs-protocol`: MCP) aside. */
 export function operationsOf(doc: OpenApiDocument): WalkedOperation[] {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({
-      path,
-      method: method as WalkedOperation['method'],
-      operation,
-    })),
+    Object.entries(methods)
+      .filter(([, operation]) => !(operation as { 'x-pfs-protocol'?: string })['x-pfs-protocol'])
+      .map(([method, operation]) => ({
+        path,
+        method: method as WalkedOperation['method'],
+        operation,
+      })),
   );
 }
 

@@ -19,7 +19,7 @@ export interface Operation {
   body?: JsonSchema;
 }
 
-/** Every operation of `/openapi.json` (multipart uploads aside: their body is not JSON). */
+/** Every resource operation of `/openapi.json` (the MCP endpoint and its metadata, `x-pfs-protocol`, aside). */
 export async function publishedOperations(app: Express): Promise<Operation[]> {
   const document = (await request(app).get('/openapi.json').expect(200)).body as {
     paths: Record<string, Record<string, Record<string, unknown>>>;
@@ -27,6 +27,7 @@ export async function publishedOperations(app: Express): Promise<Operation[]> {
   const operations: Operation[] = [];
   for (const [template, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
+      if (operation['x-pfs-protocol']) continue;
       const parameters =
         (operation.parameters as Array<{ name: string; in: string; schema: JsonSchema }>) ?? [];
       const content = (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> })

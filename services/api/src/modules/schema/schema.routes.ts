@@ -1,4 +1,5 @@
 import { notFound } from '@pfs/errors';
+import { mcpOpenApi } from '../mcp/mcp-openapi';
 import { buildOpenApi, hyperSchemaDocument, isNotModified, strongEtag } from '@pfs/resource-api';
 import { Request, Response, Router } from 'express';
 import type { ApiDependencies } from '../../dependencies';
@@ -31,7 +32,9 @@ export function schemaRoutes(deps: ApiDependencies): Router {
     );
     cache = {
       schemas,
-      openapi: JSON.stringify(buildOpenApi(all, { baseUrl, authUrl: deps.config.AUTH_URL })),
+      openapi: JSON.stringify(
+        buildOpenApi(all, { baseUrl, authUrl: deps.config.AUTH_URL, protocol: mcpOpenApi() }),
+      ),
       docs: renderDocsPage(all, baseUrl),
     };
     return cache;

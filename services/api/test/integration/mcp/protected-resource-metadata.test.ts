@@ -52,4 +52,21 @@ describe('OAuth 2.0 protected resource metadata', () => {
       'resource_metadata="https://api.example.test/.well-known/oauth-protected-resource", error="invalid_token"',
     );
   });
+
+  it('when /openapi.json is read, then it publishes POST /mcp and the two metadata documents, marked as protocol paths', async () => {
+    const doc = (await request(api).get('/openapi.json').expect(200)).body;
+    expect(doc.paths['/mcp'].post).toMatchObject({
+      operationId: 'mcp.post',
+      'x-pfs-protocol': 'mcp',
+      security: [{ oauth2: [] }, { personalToken: [] }],
+    });
+    expect(Object.keys(doc.paths['/mcp'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '401', '429']),
+    );
+    expect(doc.paths['/.well-known/oauth-protected-resource'].get.security).toEqual([]);
+    expect(doc.paths['/.well-known/oauth-protected-resource/mcp'].get.operationId).toBe(
+      'mcp.protectedResourceMcp',
+    );
+    expect(doc.tags).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'mcp' })]));
+  });
 });
