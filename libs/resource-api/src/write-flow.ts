@@ -1,11 +1,9 @@
 import { notFound } from '@pfs/errors';
-import type { Snapshot, SyncedRecord } from '@pfs/resource-store';
+import type { DecideUpdate as Decide, Snapshot, SyncedRecord } from '@pfs/resource-store';
 import type { Request } from 'express';
 import { assertExtraSize } from './representation';
 import type { SchemaRegistry } from './schema-registry';
 import { applyMergePatch, readClientModified, resolveWrite } from './writes';
-
-type Decide<T> = (current: T, loadRevision: (at: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>;
 
 export interface UpdateFlowOptions<T extends SyncedRecord> {
   req: Request;

@@ -1,7 +1,7 @@
 export { createDataSource, databaseTimeouts } from './data-source';
 export type { DatabaseTimeouts } from './data-source';
-export { openDatabase } from './open-database';
-export type { OpenDatabaseOptions } from './open-database';
+export { openDatabase, openServiceDatabase } from './open-database';
+export type { OpenDatabaseOptions, ServiceDatabaseConfig } from './open-database';
 export type { CreateDataSourceOptions } from './data-source';
 export { dropDatabase, ensureDatabase } from './ensure-database';
 export { runMigrations } from './run-migrations';
@@ -29,6 +29,7 @@ export { openReplica } from './replica/open-replica';
 export { listTimelineEntries } from './repositories/timeline-entries';
 export { ResourceTable } from './sync/resource-table';
 export type {
+  DecideUpdate,
   PageRequest,
   PageResult,
   RawRow,

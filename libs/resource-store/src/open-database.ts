@@ -1,5 +1,5 @@
 import type { DataSource, EntitySchema, MixedList } from 'typeorm';
-import { createDataSource, DatabaseTimeouts } from './data-source';
+import { createDataSource, DatabaseTimeouts, databaseTimeouts } from './data-source';
 import { ensureDatabase } from './ensure-database';
 import { MigrationSet, runMigrations } from './run-migrations';
 
@@ -37,4 +37,30 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DataSo
   });
   await dataSource.initialize();
   return dataSource;
+}
+
+/** The database settings every service parses (serviceShape in @pfs/config). */
+export interface ServiceDatabaseConfig {
+  DATABASE_URL: string;
+  DATABASE_DIRECT_URL?: string;
+  DATABASE_STATEMENT_TIMEOUT_MS: number;
+  DATABASE_CONNECT_TIMEOUT_MS: number;
+}
+
+/**
+ * A service's database (api, auth, worker): `openDatabase` with the service's URLs and timeouts from its
+ * config, the migrations it relies on, and the names of those applied logged once.
+ */
+export function openServiceDatabase(
+  config: ServiceDatabaseConfig,
+  logger: { info(details: object, message: string): void },
+  service: Pick<OpenDatabaseOptions, 'migrationSets' | 'entities' | 'applicationName'>,
+): Promise<DataSource> {
+  return openDatabase({
+    ...service,
+    url: config.DATABASE_URL,
+    directUrl: config.DATABASE_DIRECT_URL,
+    timeouts: databaseTimeouts(config),
+    onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
+  });
 }

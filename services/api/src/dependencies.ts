@@ -30,7 +30,7 @@ import {
   LiveTokenRepository,
   MainCurrencyChangeRepository,
   NotificationRepository,
-  openDatabase,
+  openServiceDatabase,
   openReplica,
   PushTokenRepository,
   ReadRouting,
@@ -162,15 +162,11 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   warnAboutDevelopmentSecrets(apiConfigShape, config, (message) => logger.warn(message));
   const stores = storeStartup(config.STARTUP_RETRY_SECONDS, (message) => logger.warn(message));
   const dataSource = await stores.postgres(() =>
-    openDatabase({
-      url: config.DATABASE_URL,
-      directUrl: config.DATABASE_DIRECT_URL,
-      timeouts: databaseTimeouts(config),
+    openServiceDatabase(config, logger, {
       migrationSets: [resourceMigrations],
       // The auth tables' entities too: DELETE /me reads the credential and revokes tokens.
       entities: [...resourceEntities, ...authEntities],
       applicationName: 'pfs-api',
-      onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
     }),
   );
   // A write of the users row has committed when this runs: a Redis failure must not turn it into a 500

@@ -15,12 +15,11 @@ import {
   authMigrations,
   ClientRepository,
   CredentialRepository,
-  databaseTimeouts,
   EmailTokenRepository,
   ExportRepository,
   GrantRepository,
   LiveTokenRepository,
-  openDatabase,
+  openServiceDatabase,
   RecoveryCodeRepository,
   resourceEntities,
   resourceMigrations,
@@ -101,14 +100,10 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
   warnAboutDevelopmentSecrets(authConfigShape, config, (message) => logger.warn(message));
   const stores = storeStartup(config.STARTUP_RETRY_SECONDS, (message) => logger.warn(message));
   const dataSource = await stores.postgres(() =>
-    openDatabase({
-      url: config.DATABASE_URL,
-      directUrl: config.DATABASE_DIRECT_URL,
-      timeouts: databaseTimeouts(config),
+    openServiceDatabase(config, logger, {
       migrationSets: allMigrationSets,
       entities: [...resourceEntities, ...authEntities],
       applicationName: 'pfs-auth',
-      onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
     }),
   );
   const redis = await stores.redis(() => openRedis(redisOptionsOf(config)), dataSource);

@@ -17,7 +17,7 @@ import {
   ExportSheetRepository,
   ExportStatementRepository,
   NotificationRepository,
-  openDatabase,
+  openServiceDatabase,
   openReplica,
   ReadRouting,
   PushTokenRepository,
@@ -108,16 +108,12 @@ export async function createWorkerDependencies(
   const providers = createPushProviders(config);
   const stores = storeStartup(config.STARTUP_RETRY_SECONDS, (message) => logger.warn(message));
   const dataSource = await stores.postgres(() =>
-    openDatabase({
-      url: config.DATABASE_URL,
-      directUrl: config.DATABASE_DIRECT_URL,
-      // Export rows stream by FETCH, each its own statement: both timeouts bound one fetch, not an export.
-      timeouts: databaseTimeouts(config),
+    // Export rows stream by FETCH, each its own statement: both timeouts bound one fetch, not an export.
+    openServiceDatabase(config, logger, {
       migrationSets: [resourceMigrations],
       // The auth tables' entities too: the account deletion job revokes tokens and removes the user's apps.
       entities: [...resourceEntities, ...authEntities],
       applicationName: 'pfs-worker',
-      onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
     }),
   );
   const redis = await stores.redis(() => openRedis(redisOptionsOf(config)), dataSource);

@@ -1,6 +1,7 @@
 import { isResourceId } from '@pfs/contracts';
 import { transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import {
+  type DecideUpdate,
   PageRequest,
   PageResult,
   RawRow,
@@ -47,18 +48,11 @@ export const categoriesTable = new ResourceTable<Category>({
   table: 'categories',
   kind: 'categories',
   columns: ['name', 'type'],
-  // Common fields listed one by one, not spread from ResourceTable.commonFields: the spread was ~10x slower a
-  // row (4 µs vs 0.4 µs on rows from pg), paid by every row of every page.
-  toRecord: (row: RawRow) => ({
-    id: String(row.id),
-    createdAt: row.created_at as Date,
-    modifiedAt: row.modified_at as Date,
-    changeSeq: String(row.change_seq),
-    deleted: Boolean(row.deleted),
-    extra: (row.extra as Record<string, unknown> | null) ?? null,
-    name: String(row.name),
-    type: row.type as CategoryType,
-  }),
+  toRecord: (row: RawRow) =>
+    ResourceTable.withCommonFields(row, {
+      name: String(row.name),
+      type: row.type as CategoryType,
+    }),
   toSnapshot: (record) => ({ name: record.name, type: record.type, extra: record.extra ?? undefined }),
   toColumns: (snapshot: Snapshot) => ({
     name: snapshot.name,
@@ -93,14 +87,7 @@ export class CategoryRepository {
     return categoriesTable.insert(change, snapshot);
   }
 
-  update(
-    change: UserChange,
-    id: string,
-    decide: (
-      current: Category,
-      loadRevision: (at: Date) => Promise<Snapshot | undefined>,
-    ) => Promise<Snapshot>,
-  ): Promise<Category | undefined> {
+  update(change: UserChange, id: string, decide: DecideUpdate<Category>): Promise<Category | undefined> {
     return categoriesTable.updateGuarded(change, id, decide);
   }
 

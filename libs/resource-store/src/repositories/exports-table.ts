@@ -97,8 +97,7 @@ const dateText = (value: unknown): string | null =>
       : String(value);
 
 function toRecord(row: RawRow): ExportRecord {
-  return {
-    ...ResourceTable.commonFields(row),
+  return ResourceTable.withCommonFields(row, {
     userId: String(row.user_id),
     type: row.type as ExportType,
     resources: (row.resources as string[]) ?? [],
@@ -119,7 +118,7 @@ function toRecord(row: RawRow): ExportRecord {
     expiresAt: (row.expires_at as Date | null) ?? null,
     attempts: Number(row.attempts ?? 0),
     walPosition: (row.wal_position as string | null) ?? null,
-  };
+  });
 }
 
 /** The exports table on the shared ResourceTable (list, find, guarded update, revisions). */

@@ -1,6 +1,6 @@
 import { isResourceId } from '@pfs/contracts';
 import { transactionOf, type UserChange, type UserRead } from '../sync/user-change';
-import type { PageRequest, PageResult, Snapshot } from '../sync/resource-table';
+import type { DecideUpdate, PageRequest, PageResult } from '../sync/resource-table';
 import { returnedRows } from '../sync/resource-table';
 import type { SqlFilter } from '../sync/sql-params';
 import { entriesTable } from './entry.repository';
@@ -52,10 +52,7 @@ export class ImageRepository {
   update(
     change: UserChange,
     id: string,
-    decide: (
-      current: ImageRecord,
-      loadRevision: (at: Date) => Promise<Snapshot | undefined>,
-    ) => Promise<Snapshot>,
+    decide: DecideUpdate<ImageRecord>,
   ): Promise<ImageRecord | undefined> {
     return imagesTable.updateGuarded(change, id, decide);
   }

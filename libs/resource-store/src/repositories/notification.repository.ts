@@ -24,15 +24,15 @@ const notificationsTable = new ResourceTable<NotificationRecord>({
   table: 'notifications',
   kind: 'notifications',
   columns: ['user_id', 'type', 'action', 'text', 'export_id', 'date'],
-  toRecord: (row: RawRow) => ({
-    ...ResourceTable.commonFields(row),
-    userId: String(row.user_id),
-    type: String(row.type),
-    action: (row.action as string | null) ?? null,
-    text: String(row.text),
-    exportId: row.export_id === null || row.export_id === undefined ? null : String(row.export_id),
-    date: row.date as Date,
-  }),
+  toRecord: (row: RawRow) =>
+    ResourceTable.withCommonFields(row, {
+      userId: String(row.user_id),
+      type: String(row.type),
+      action: (row.action as string | null) ?? null,
+      text: String(row.text),
+      exportId: row.export_id === null || row.export_id === undefined ? null : String(row.export_id),
+      date: row.date as Date,
+    }),
   toSnapshot: () => ({}),
   toColumns: () => ({}),
 });

@@ -1,6 +1,6 @@
 import { isResourceId } from '@pfs/contracts';
 import type { UserChange, UserRead } from '../sync/user-change';
-import type { PageRequest, PageResult, Snapshot } from '../sync/resource-table';
+import type { DecideUpdate, PageRequest, PageResult, Snapshot } from '../sync/resource-table';
 import type { SqlFilter } from '../sync/sql-params';
 import { likePattern } from './category.repository';
 import { tagReferenceHooks, tagToCategoryHooks } from './reference-hooks';
@@ -76,11 +76,7 @@ export class TagRepository {
     return tagsTable.insert(change, snapshot);
   }
 
-  update(
-    change: UserChange,
-    id: string,
-    decide: (current: Tag, loadRevision: (at: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>,
-  ): Promise<Tag | undefined> {
+  update(change: UserChange, id: string, decide: DecideUpdate<Tag>): Promise<Tag | undefined> {
     return tagsTable.updateGuarded(change, id, decide);
   }
 

@@ -1,5 +1,4 @@
 import { isResourceId } from '@pfs/contracts';
-import type { CustomRate } from '@pfs/money';
 import type { EntityManager } from 'typeorm';
 import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { fromCustomRates, UserRepository, type User } from './user.repository';
@@ -8,20 +7,12 @@ import { fromCustomRates, UserRepository, type User } from './user.repository';
 const PROFILE_REVISION_KIND = 'me';
 
 /** The writable profile fields of `PUT /me`. Absent optional fields are unset (the spec's PUT rule). */
-export interface ProfileUpdate {
-  firstName: string | null;
-  lastName: string | null;
-  currency: string;
-  startDay: number;
-  locale: string | null;
-  timezone: string | null;
-  country: string | null;
-  extra: Record<string, unknown> | null;
+export type ProfileUpdate = Pick<
+  User,
+  'firstName' | 'lastName' | 'currency' | 'startDay' | 'locale' | 'timezone' | 'country' | 'extra'
+> &
   /** Kept as stored when absent. */
-  recentCurrencies?: string[];
-  /** Kept as stored when absent. */
-  customRates?: CustomRate[];
-}
+  Partial<Pick<User, 'recentCurrencies' | 'customRates'>>;
 
 export type ProfileUpdateResult =
   { state: 'updated'; user: User } | { state: 'stale'; user: User } | { state: 'missing' };

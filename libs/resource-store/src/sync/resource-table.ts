@@ -3,9 +3,17 @@ import { extraForApp, insertExtraSql, updateExtraSql } from './app-extra';
 import { handleOf, transactionOf, type UserChange, type UserRead } from './user-change';
 import { listPage } from './list-page';
 import { SqlFilter, SqlParams } from './sql-params';
-import type { PageRequest, PageResult, RawRow, Snapshot, SyncedRecord } from './sync-types';
+import type { DecideUpdate, PageRequest, PageResult, RawRow, Snapshot, SyncedRecord } from './sync-types';
 
-export type { PageRequest, PageResult, RawRow, Snapshot, SyncedRecord, TotalCountCache } from './sync-types';
+export type {
+  DecideUpdate,
+  PageRequest,
+  PageResult,
+  RawRow,
+  Snapshot,
+  SyncedRecord,
+  TotalCountCache,
+} from './sync-types';
 
 export interface ResourceTableOptions<T extends SyncedRecord> {
   table: string;
@@ -46,16 +54,20 @@ export class ResourceTable<T extends SyncedRecord> {
     return this.options.toRecord('extra' in row ? { ...row, extra: extraForApp(row.extra, app) } : row);
   }
 
-  /** Maps the common columns; resource repositories spread this into their records. */
-  static commonFields(row: RawRow): SyncedRecord {
-    return {
-      id: String(row.id),
-      createdAt: row.created_at as Date,
-      modifiedAt: row.modified_at as Date,
-      changeSeq: String(row.change_seq),
-      deleted: Boolean(row.deleted),
-      extra: (row.extra as Record<string, unknown> | null) ?? null,
-    };
+  /**
+   * A record of a row: the resource's own fields (`own`, an object literal) with the common columns added to
+   * that same object, one by one. Not a spread into a new object: an object spread followed by many
+   * properties sends V8 down a slow path (about 10x a row), which a page of 200 rows pays 200 times.
+   */
+  static withCommonFields<Own extends object>(row: RawRow, own: Own): Own & SyncedRecord {
+    const record = own as Own & SyncedRecord;
+    record.id = String(row.id);
+    record.createdAt = row.created_at as Date;
+    record.modifiedAt = row.modified_at as Date;
+    record.changeSeq = String(row.change_seq);
+    record.deleted = Boolean(row.deleted);
+    record.extra = (row.extra as Record<string, unknown> | null) ?? null;
+    return record;
   }
 
   /**
@@ -163,14 +175,7 @@ export class ResourceTable<T extends SyncedRecord> {
   }
 
   /** A guarded update: `decide` sees the current object (locked) and returns the snapshot to write. */
-  async updateGuarded(
-    change: UserChange,
-    id: string,
-    decide: (
-      current: T,
-      loadRevision: (modifiedAt: Date) => Promise<Snapshot | undefined>,
-    ) => Promise<Snapshot>,
-  ): Promise<T | undefined> {
+  async updateGuarded(change: UserChange, id: string, decide: DecideUpdate<T>): Promise<T | undefined> {
     const current = await this.findById(change, id, { forUpdate: true });
     if (!current) return undefined;
     const snapshot = await decide(current, (modifiedAt) => this.findRevision(change, id, modifiedAt));

@@ -14,6 +14,15 @@ export type RawRow = Record<string, unknown>;
 export type Snapshot = Record<string, unknown>;
 
 /**
+ * A guarded update's decision: given the current record (locked) and a loader of the snapshot a client's
+ * `modified` named, the snapshot to write (see ResourceTable.updateGuarded).
+ */
+export type DecideUpdate<T> = (
+  current: T,
+  loadRevision: (modifiedAt: Date) => Promise<Snapshot | undefined>,
+) => Promise<Snapshot>;
+
+/**
  * Remembers list totals. A total depends only on the filters and on the user's data, and the user's
  * watermark changes with every write, so a total stored under (filters, watermark) never goes stale.
  */

@@ -1,4 +1,5 @@
 import type {
+  DecideUpdate,
   PageRequest,
   PageResult,
   Snapshot,
@@ -17,11 +18,7 @@ export interface NamedLabelRepository<T extends SyncedRecord, F> {
   list(read: UserRead, page: PageRequest, filters: F): Promise<PageResult<T>>;
   findById(read: UserRead, id: string): Promise<T | undefined>;
   create(change: UserChange, snapshot: Snapshot): Promise<T>;
-  update(
-    change: UserChange,
-    id: string,
-    decide: (current: T, loadRevision: (at: Date) => Promise<Snapshot | undefined>) => Promise<Snapshot>,
-  ): Promise<T | undefined>;
+  update(change: UserChange, id: string, decide: DecideUpdate<T>): Promise<T | undefined>;
   delete(change: UserChange, id: string): Promise<boolean>;
   countsFor(read: UserRead, ids: string[]): Promise<Map<string, LabelCounts>>;
 }
