@@ -96,8 +96,7 @@ const COLUMNS = [
 const optionalNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 function toRecord(row: RawRow): ImportRecord {
-  return {
-    ...ResourceTable.commonFields(row),
+  return ResourceTable.withCommonFields(row, {
     userId: String(row.user_id),
     accountId: String(row.account_id),
     format: (row.format as ImportFormat | null) ?? null,
@@ -115,7 +114,7 @@ function toRecord(row: RawRow): ImportRecord {
     result: (row.result as Record<string, unknown> | null) ?? null,
     startedAt: (row.started_at as Date | null) ?? null,
     attempts: Number(row.attempts ?? 0),
-  };
+  });
 }
 
 /** The imports table on the shared ResourceTable (lists, `since`, find). Clients never write an import. */
