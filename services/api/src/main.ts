@@ -4,8 +4,8 @@ import { bufferedStdout, createLogger } from '@pfs/logger';
 import { buildApiApp } from './app';
 import { loadApiConfig, tlsOptionsOf } from './config';
 import { createApiDependencies } from './dependencies';
-import { ledgerDepsOf } from './ledger-deps';
-import { RepeatTimer, startRepeatTimer } from './modules/repeats/repeat-timer';
+import { apiModules } from './modules';
+import { startModules } from './modules/api-module';
 import { webhookPayloadRenderer } from './modules/webhooks/webhook-payloads';
 import { startWebhookRelay, WebhookRelay } from './modules/webhooks/webhook-relay';
 
@@ -16,7 +16,7 @@ async function main() {
   const metrics = { port: config.API_METRICS_PORT, host: config.METRICS_HOST };
   // API_WORKERS > 1: this process forks the workers and supervises them; each worker runs what follows.
   if (await superviseWorkers('api', { workers: config.API_WORKERS, metrics }, logger)) return;
-  let repeatTimer: RepeatTimer | undefined;
+  let stopModules: (() => Promise<void>) | undefined;
   let webhookRelay: WebhookRelay | undefined;
   await runHttpService('api', logger, {
     tracing: { endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: config.OTEL_SERVICE_NAME },
@@ -31,7 +31,8 @@ async function main() {
     listeningMessage: 'api listening',
     metrics,
     afterListen(deps) {
-      repeatTimer = startRepeatTimer(ledgerDepsOf(deps), logger, config.REPEAT_MATERIALIZE_INTERVAL_SECONDS);
+      // The modules' own background work (the repeat materializer).
+      stopModules = startModules(apiModules, deps);
       webhookRelay = startWebhookRelay(
         {
           deliveries: deps.repos.webhookDeliveries,
@@ -44,7 +45,7 @@ async function main() {
     },
     // First: a pass in progress finishes while the stores are still open.
     stopFirst: async () => {
-      await repeatTimer?.stop();
+      await stopModules?.();
       await webhookRelay?.stop();
     },
   });

@@ -16,6 +16,27 @@ export interface ApiModule {
   operations?: readonly DeclaredOperation[];
   /** Builds the module's handlers once per app (repositories and use cases from the dependencies). */
   handlers?(deps: ApiDependencies): ApiHandlers;
+  /**
+   * Starts the module's own background work (a timer) once the process listens; what it returns stops
+   * that work (waiting for a pass in progress) at shutdown, before the stores close.
+   */
+  start?(deps: ApiDependencies): ModuleWork;
+}
+
+/** What a module's `start` hook started. */
+export interface ModuleWork {
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts every module's background work (main.ts, after listen); the returned function stops it all, in the
+ * reverse order.
+ */
+export function startModules(modules: readonly ApiModule[], deps: ApiDependencies): () => Promise<void> {
+  const started = modules.flatMap((module) => (module.start ? [module.start(deps)] : []));
+  return async () => {
+    for (const work of started.reverse()) await work.stop();
+  };
 }
 
 /** A module as written: its operations name only handlers it has. */

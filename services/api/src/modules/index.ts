@@ -15,6 +15,7 @@ import { imagesModule } from './images/images.module';
 import { importsModule } from './imports/imports.module';
 import { budgetsModule } from './budgets/budgets.module';
 import { webhooksModule } from './webhooks/webhooks.module';
+import { repeatsModule } from './repeats/repeats.module';
 
 export type { ApiModule } from './api-module';
 
@@ -39,4 +40,5 @@ export const apiModules: ApiModule[] = [
   budgetsModule,
   webhooksModule,
   importsModule,
+  repeatsModule,
 ];
