@@ -336,4 +336,57 @@ describe('MCP tools over streamable HTTP', () => {
     const listed = (await post.json()) as { result: { tools: unknown[] } };
     expect(listed.result.tools).toHaveLength(10);
   });
+
+  it('when the calls of one client go to two API instances (own pools and Redis clients), then each answers without a session (no affinity needed)', async () => {
+    const other = await startApiTestApp();
+    const otherServer = await startHttpServer(other.app, { port: 0, host: '127.0.0.1' });
+    try {
+      const user = await createTestUser(api.deps);
+      const { account, category } = await ledgerOf(user);
+      const post = (base: string, message: object) =>
+        fetch(`${base}/mcp`, {
+          method: 'POST',
+          headers: {
+            Authorization: user.auth,
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            'MCP-Protocol-Version': '2025-06-18',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+        });
+      const initialized = await post(server.url, {
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      expect(initialized.status).toBe(200);
+      expect(initialized.headers.get('mcp-session-id')).toBeNull();
+      const created = await post(otherServer.url, {
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'create_entry',
+          arguments: { amount: -3, currency: 'EUR', date: '2025-06-03', account, category },
+        },
+      });
+      const answer = (await created.json()) as { result: { content: Array<{ text: string }> } };
+      const entry = JSON.parse(answer.result.content[0].text);
+      const listed = await post(server.url, {
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'list_entries' },
+      });
+      const page = (await listed.json()) as { result: { content: Array<{ text: string }> } };
+      expect(JSON.parse(page.result.content[0].text).entries).toEqual([
+        expect.objectContaining({ id: entry.id, amount: -3 }),
+      ]);
+    } finally {
+      await otherServer.stop();
+      await other.close();
+    }
+  });
 });
