@@ -166,6 +166,7 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
         clientName: check.client.name,
         scopes: parseScope(check.client.scope),
         redirectHost: new URL(check.redirectUri).host || check.redirectUri,
+        selfRegistered: check.client.tokenEndpointAuthMethod === 'none',
         hiddenFields: { ...check.params } as Record<string, string>,
       }),
     );

@@ -39,6 +39,8 @@ export function consentPage(options: {
   scopes: string[];
   /** Where the answer goes; shown so a user can notice a look-alike application. */
   redirectHost: string;
+  /** A client registered dynamically (RFC 7591): nobody checked its name, so the page says so. */
+  selfRegistered?: boolean;
   hiddenFields: Record<string, string>;
 }): string {
   const hidden = Object.entries(options.hiddenFields).map(
@@ -58,6 +60,14 @@ export function consentPage(options: {
         ${options.scopes.map((scope) => html`<li><code>${scope}</code>: ${SCOPE_DESCRIPTIONS[scope] ?? scope}</li>`)}
       </ul>
       <p>You will then return to <strong>${options.redirectHost}</strong>.</p>
+      ${
+        options.selfRegistered
+          ? html`<p class="notice">
+              This application registered itself: PFS has not checked its name. Allow it only if you are
+              connecting it yourself, for example from your AI assistant.
+            </p>`
+          : ''
+      }
       <form method="post" action="/oauth2/authorize">
         ${csrfField(options.csrfToken)} ${hidden}
         <button type="submit" name="decision" value="allow">Allow</button>

@@ -123,6 +123,7 @@ describe('an MCP client authorizes itself through OAuth (SDK client, Chromium)',
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Allow Test Assistant to use your account?' }).waitFor();
+      await page.getByText('This application registered itself').waitFor();
       await page.getByRole('button', { name: 'Allow' }).click();
       await page.waitForURL(`${callbackSite.url}/callback?**`);
       const landed = new URL(page.url());

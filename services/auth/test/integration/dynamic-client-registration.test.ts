@@ -1,7 +1,12 @@
 import { uniqueEmail } from '@pfs/testing';
 import request from 'supertest';
 import { approveInBrowser, inputValue, pkcePair, signedInAgent } from '../support/browser-flow';
-import { createTestUser, isolatedRedisPrefix, useAuthTestApp } from '../support/auth-test-app';
+import {
+  createTestClient,
+  createTestUser,
+  isolatedRedisPrefix,
+  useAuthTestApp,
+} from '../support/auth-test-app';
 
 /** RFC 7591 Dynamic Client Registration, as assistants connecting over MCP use it (docs/mcp.md). */
 describe('dynamic client registration (RFC 7591)', () => {
@@ -221,6 +226,14 @@ describe('dynamic client registration (RFC 7591)', () => {
       )
       .expect(200);
     expect(second.text).toContain('Test assistant');
+    // Nobody checked a self-registered name: the consent page says so (and not for an operator's client).
+    expect(second.text).toContain('This application registered itself');
+    const operators = await createTestClient(auth.deps, { name: 'Operator app' });
+    const consent = await agent
+      .get(`/oauth2/authorize?response_type=code&client_id=${operators.client_id}`)
+      .expect(200);
+    expect(consent.text).toContain('Operator app');
+    expect(consent.text).not.toContain('registered itself');
   });
 });
 
