@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { openAsBlob } from 'node:fs';
+import { openAsBlob, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -83,8 +83,7 @@ export const importsSuite: BenchSuite = {
       ...context.env,
       WORKER_PORT: '0',
       NODE_OPTIONS: '--max-old-space-size=128',
-      STORAGE_DRIVER: 'fs',
-      STORAGE_DIR: join(dir, 'storage'),
+      // The API's storage (its default, var/storage under the repository): the worker reads what it stored.
     });
     try {
       const email = `bench-imports-${Date.now()}@example.com`;
@@ -132,6 +131,11 @@ export const importsSuite: BenchSuite = {
           `${(worker.peakRssBytes() / 2 ** 20).toFixed(0)} MB`,
         );
       }
+    } catch (error) {
+      // The worker's own lines say why an import failed; its log file goes with stop().
+      const lines = readFileSync(worker.logFile, 'utf8').trim().split('\n');
+      process.stderr.write(`import worker log (last lines):\n${lines.slice(-20).join('\n')}\n`);
+      throw error;
     } finally {
       await worker.stop();
       await rm(dir, { recursive: true, force: true });

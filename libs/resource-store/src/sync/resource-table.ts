@@ -204,21 +204,56 @@ export class ResourceTable<T extends SyncedRecord> {
         `SELECT ${this.selectList} FROM ${this.options.table} t WHERE t.user_id = $1 AND t.id = ANY($2::bigint[])`,
         [userId, ids.slice(start, start + REVISION_BATCH)],
       );
-      const records = rows.map((row) => this.read(row, change.app));
-      await manager.query(
-        `INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot)
-         SELECT $1, r.id, r.modified_at, $2, r.snapshot
-         FROM unnest($3::bigint[], $4::timestamptz[], $5::jsonb[]) AS r (id, modified_at, snapshot)
-         ON CONFLICT DO NOTHING`,
-        [
-          this.options.kind,
-          userId,
-          records.map((record) => record.id),
-          records.map((record) => record.modifiedAt),
-          records.map((record) => JSON.stringify(this.options.toSnapshot(record))),
-        ],
+      await this.insertRevisions(
+        change,
+        rows.map((row) => this.read(row, change.app)),
       );
     }
+  }
+
+  /**
+   * Inserts several objects in one statement (an import's batch), each with its first revision, as
+   * `insert` does one. Postgres returns the rows of an INSERT … VALUES in the order of the VALUES.
+   */
+  async insertMany(change: UserChange, snapshots: Snapshot[]): Promise<T[]> {
+    if (!snapshots.length) return [];
+    const params = new SqlParams();
+    const app = change.app;
+    const names = Object.keys(this.options.toColumns(snapshots[0]));
+    const head = `${params.add(change.userId)}, ${params.add(change.changeSeq)}, date_trunc('milliseconds', clock_timestamp())`;
+    const tuples = snapshots.map((snapshot) => {
+      const columns = this.options.toColumns(snapshot);
+      const values = names.map((name) =>
+        name === 'extra' && app !== undefined
+          ? insertExtraSql(params.add(columns[name]), params.add(app))
+          : params.add(columns[name]),
+      );
+      return `(${head}${values.map((v) => `, ${v}`).join('')})`;
+    });
+    const rows: RawRow[] = await transactionOf(change).query(
+      `INSERT INTO ${this.options.table} AS t (user_id, change_seq, modified_at${names.map((n) => `, ${n}`).join('')})
+       VALUES ${tuples.join(', ')} RETURNING ${this.selectList}`,
+      params.values,
+    );
+    const records = rows.map((row) => this.read(row, app));
+    await this.insertRevisions(change, records);
+    return records;
+  }
+
+  private async insertRevisions(change: UserChange, records: T[]): Promise<void> {
+    await transactionOf(change).query(
+      `INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot)
+       SELECT $1, r.id, r.modified_at, $2, r.snapshot
+       FROM unnest($3::bigint[], $4::timestamptz[], $5::jsonb[]) AS r (id, modified_at, snapshot)
+       ON CONFLICT DO NOTHING`,
+      [
+        this.options.kind,
+        change.userId,
+        records.map((record) => record.id),
+        records.map((record) => record.modifiedAt),
+        records.map((record) => JSON.stringify(this.options.toSnapshot(record))),
+      ],
+    );
   }
 
   private async recordRevision(change: UserChange, record: T): Promise<void> {

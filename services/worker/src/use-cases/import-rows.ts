@@ -88,18 +88,23 @@ export async function writeBatch(
     change,
     rows.map((row) => row.values),
   );
+  const fresh = rows.filter((row) => !row.duplicate);
+  const snapshots: EntrySnapshot[] = [];
+  for (const row of fresh) {
+    snapshots.push(snapshotOf(account, row.values, await labels.idsOf(row.values, change)));
+  }
+  // One INSERT and one revision INSERT for the batch: the same rows and revisions as one insert per entry.
+  const entries = await deps.repos.entries.table.insertMany(change, snapshots);
   let total = new Decimal(0);
-  const written: Array<{ key: string; entryId: string }> = [];
-  for (const row of rows) {
-    if (row.duplicate) continue;
-    const ids = await labels.idsOf(row.values, change);
-    const entry = await deps.repos.entries.table.insert(change, snapshotOf(account, row.values, ids));
-    total = total.plus(entry.accountAmount);
-    written.push({ key: row.key, entryId: entry.id });
+  for (const entry of entries) total = total.plus(entry.accountAmount);
+  if (entries.length) {
+    await deps.repos.accounts.addToEntriesTotal(change, account.id, total.toFixed(), entries.length);
   }
-  if (written.length) {
-    await deps.repos.accounts.addToEntriesTotal(change, account.id, total.toFixed(), written.length);
-  }
-  await deps.repos.imports.recordKeys(change, account.id, record.id, written);
-  return written.length;
+  await deps.repos.imports.recordKeys(
+    change,
+    account.id,
+    record.id,
+    entries.map((entry, index) => ({ key: fresh[index].key, entryId: entry.id })),
+  );
+  return entries.length;
 }
