@@ -8,6 +8,7 @@ import { loadWorkerConfig } from '../../../../worker/src/config';
 import { importDependencies, workerRepositories } from '../../../../worker/src/dependencies';
 import { handleImportJob } from '../../../../worker/src/processors/import.processor';
 import { startImportWorker } from '../../../../worker/src/worker';
+import type { ImportDependencies } from '../../../../worker/src/use-cases/import-dependencies';
 import { ApiTestApp, startApiTestApp, TestUser } from '../../support/api-test-app';
 
 /** The parts of the JSON answers the tests read. */
@@ -48,12 +49,20 @@ export async function startImportHarness(env: Record<string, string> = {}): Prom
 }
 
 /** A real import worker consuming the imports queue of `api` (same Redis prefix, same storage). */
-export async function startImportWorkerFor(api: ApiTestApp): Promise<Worker> {
+export async function startImportWorkerFor(
+  api: ApiTestApp,
+  adapt: (deps: ImportDependencies) => ImportDependencies = (deps) => deps,
+): Promise<Worker> {
   const config = loadWorkerConfig({ ...process.env, REDIS_KEY_PREFIX: api.deps.config.REDIS_KEY_PREFIX });
-  const deps = importDependencies(workerRepositories(api.deps.dataSource), api.deps.storage, testLogger());
+  const deps = adapt(workerImportDependencies(api));
   const worker = startImportWorker(config, testLogger(), handleImportJob(deps));
   await worker.waitUntilReady();
   return worker;
+}
+
+/** The import pipeline's dependencies over the API's database and storage, as the worker builds them. */
+export function workerImportDependencies(api: ApiTestApp): ImportDependencies {
+  return importDependencies(workerRepositories(api.deps.dataSource), api.deps.storage, testLogger());
 }
 
 export interface UploadFields {
