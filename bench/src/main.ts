@@ -48,8 +48,9 @@ async function main() {
   const profileArgs = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
+  // BENCH_API_ENTRY: another build of the API (a copy of its dist/ inside it), for an A/B of a change.
   const api = await startServiceProcess(
-    join(repoRoot, 'services/api/dist/main.js'),
+    process.env.BENCH_API_ENTRY ?? join(repoRoot, 'services/api/dist/main.js'),
     { ...env, API_PORT: '0' },
     undefined,
     profileArgs,

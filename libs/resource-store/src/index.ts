@@ -22,7 +22,7 @@ export { CurrencyRateRepository } from './repositories/currency-rate.repository'
 export type { RateImportResult } from './repositories/currency-rate.repository';
 export { claimChangeSeq, readListVersion, readWatermark, withUserChange } from './sync/change-sequence';
 export type { Actor, UserChange, UserRead } from './sync/user-change';
-export { type ActorStore, UserStore } from './sync/user-store';
+export { type ActorStore, type ListState, UserStore } from './sync/user-store';
 export { ReadRouting } from './replica/read-routing';
 export type { ReadRoutingOptions, WritePositions } from './replica/read-routing';
 export { openReplica } from './replica/open-replica';

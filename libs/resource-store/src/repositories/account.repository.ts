@@ -148,6 +148,13 @@ export class AccountRepository {
     );
   }
 
+  /**
+   * `countLiveEntries` as an SQL expression over the user id's parameter, for a list page's own statement
+   * (`PageRequest.totalSql`): the total of an unfiltered entries page without a second round trip.
+   */
+  readonly liveEntriesTotalSql = (userParameter: string) =>
+    `SELECT coalesce(sum(entries_count), 0)::bigint FROM accounts WHERE user_id = ${userParameter}`;
+
   /** How many live entries the user has (the sum of the per-account counts kept with every write). */
   async countLiveEntries(read: UserRead): Promise<number> {
     const [row] = await handleOf(read).query(

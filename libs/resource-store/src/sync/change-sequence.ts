@@ -77,11 +77,20 @@ export async function readWatermark(source: DataSource | EntityManager, userId: 
  * equal version is still exact.
  */
 export async function readListVersion(source: DataSource | EntityManager, userId: string): Promise<string> {
-  const rows: Array<{ version: string }> = await source.query(
+  return (await readListState(source, userId)).version;
+}
+
+/** `readListVersion` with, from the same row, the main currency and the stored custom rates a list presents with. */
+export async function readListState(
+  source: DataSource | EntityManager,
+  userId: string,
+): Promise<{ version: string; currency: string | undefined; customRates: unknown }> {
+  const rows: Array<{ version: string; currency: string; custom_rates: unknown }> = await source.query(
     `SELECT coalesce((SELECT change_seq FROM user_sync_state WHERE user_id = u.id), 0)::text || ':' ||
-            (extract(epoch FROM u.modified_at) * 1000000)::bigint::text AS version
+            (extract(epoch FROM u.modified_at) * 1000000)::bigint::text AS version, u.currency, u.custom_rates
      FROM users u WHERE u.id = $1`,
     [userId],
   );
-  return rows[0]?.version ?? 'none';
+  const row = rows[0];
+  return { version: row?.version ?? 'none', currency: row?.currency, customRates: row?.custom_rates };
 }

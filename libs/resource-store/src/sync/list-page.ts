@@ -15,7 +15,8 @@ export interface ListPageOptions<T> {
 /**
  * One page and the watermark, read in one statement (one snapshot: sync correctness depends on it),
  * plus one row more to know whether a next page exists (keyset after a cursor, else offset), and the
- * total: from `request.totalCache` when it knows the total at this watermark, else counted.
+ * total: in the same statement from `request.totalSql` when given, else from `request.totalCache` when it knows
+ * the total at this watermark, else counted.
  */
 export async function listPage<T>(
   source: DataSource | EntityManager,
@@ -35,11 +36,12 @@ export async function listPage<T>(
   const offset = request.after ? 0 : request.offset;
   const user = params.add(userId);
   const countSql = `SELECT count(*)::int FROM ${table} t WHERE ${whereSql}`;
-  const withCount = !request.totalCache;
+  const totalSql = request.totalSql ? request.totalSql(user) : !request.totalCache ? countSql : undefined;
+  const withCount = totalSql !== undefined;
   const rows: RawRow[] = await source.query(
     `WITH meta AS (
          SELECT coalesce(s.change_seq, 0)::text AS __watermark, s.modified_at AS __last_change
-                ${withCount ? `, (${countSql}) AS __total` : ''}
+                ${withCount ? `, (${totalSql}) AS __total` : ''}
          FROM (SELECT 1) one LEFT JOIN user_sync_state s ON s.user_id = ${user})
        SELECT meta.*, p.*
        FROM meta LEFT JOIN LATERAL (

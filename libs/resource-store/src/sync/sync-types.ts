@@ -35,6 +35,12 @@ export interface PageRequest {
   perPage: number;
   /** When given, X-Total-Count is served from it and `count(*)` runs only after a write. */
   totalCache?: TotalCountCache;
+  /**
+   * An SQL expression (given the user id's parameter) that is the total exactly, such as the per-account entry
+   * counts kept with every write: evaluated in the page's own statement (same snapshot, no second round trip)
+   * instead of `count(*)`. Only for a list whose filters it matches (every live row of the user).
+   */
+  totalSql?: (userParameter: string) => string;
   /** Used when no keyset position is given (a client computing pages itself). */
   offset: number;
   /** Only rows changed after this change sequence (a verified `since`). */

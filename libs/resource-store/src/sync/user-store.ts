@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { ReadRouting } from '../replica/read-routing';
-import { readListVersion, readWatermark, withUserChange } from './change-sequence';
+import type { CustomRate } from '@pfs/money';
+import { toCustomRates } from '../repositories/user.repository';
+import { readListState, readWatermark, withUserChange } from './change-sequence';
 import { type Actor, type UserChange, type UserRead, userRead } from './user-change';
 
 /**
@@ -39,10 +41,24 @@ export class UserStore {
     return readWatermark(this.source, userId);
   }
 
-  /** What every list representation of the user depends on (see readListVersion). */
-  listVersion(userId: string): Promise<string> {
-    return readListVersion(this.source, userId);
+  /**
+   * What every list representation of the user depends on (see readListVersion), with the main currency and
+   * custom rates a list presents with, read from the same row in the same round trip (a page that must be
+   * presented needs no second read of the users row).
+   */
+  async listState(userId: string): Promise<ListState> {
+    const state = await readListState(this.source, userId);
+    return {
+      version: state.version,
+      settings: { main: state.currency ?? 'EUR', customRates: toCustomRates(state.customRates) },
+    };
   }
+}
+
+/** A user's list version and the currency settings lists are presented with (see UserStore.listState). */
+export interface ListState {
+  version: string;
+  settings: { main: string; customRates: CustomRate[] };
 }
 
 /**
@@ -54,5 +70,5 @@ export interface ActorStore {
   read(actor: Actor): UserRead;
   change<T>(actor: Actor, work: (change: UserChange) => Promise<T>): Promise<T>;
   watermark(userId: string): Promise<string>;
-  listVersion(userId: string): Promise<string>;
+  listState(userId: string): Promise<ListState>;
 }

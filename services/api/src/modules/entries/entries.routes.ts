@@ -57,9 +57,11 @@ export function entriesHandlers(deps: ApiDependencies) {
       return;
     }
     // The unchanged-page fast path: the same request at the same data version gets the bytes sent before. The
-    // version also carries the rate book's load time (presented amounts convert with it).
+    // version also carries the rate book's load time (presented amounts convert with it). The same read gives
+    // the currency settings a page that must be presented uses (one round trip less on a miss).
     const storedKey = StoredPages.keyOf(req, String(requestContext(req).format));
-    const version = `${await deps.store.listVersion(userId)}:${deps.rates.lastLoaded?.getTime() ?? 0}`;
+    const listState = await deps.store.listState(userId);
+    const version = `${listState.version}:${deps.rates.lastLoaded?.getTime() ?? 0}`;
     const stored = storedPages.get(storedKey, version);
     if (stored) {
       sendStoredPage(api.respond, req, res, 'entries', stored);
@@ -71,22 +73,16 @@ export function entriesHandlers(deps: ApiDependencies) {
       params.sinceSeq === undefined &&
       !params.includeDeleted
     ) {
-      // Every live entry of the user: the per-account counts kept with each write give the total exactly.
-      params.totalCache = {
-        get: () => ledger.accounts.countLiveEntries(read),
-        set: async () => {},
-      };
+      // Every live entry of the user: the per-account counts kept with each write give the total exactly, read
+      // in the page's own statement.
+      params.totalSql = ledger.accounts.liveEntriesTotalSql;
     }
-    // The main currency is read beside the page, not after it: one round trip less per list.
-    const [result, settings] = await Promise.all([
-      entriesTable.list(read, params, [...buildEntryFilters(filters), ...seriesFilter]),
-      ledger.entries.findCurrencySettings(read),
-    ]);
+    const result = await entriesTable.list(read, params, [...buildEntryFilters(filters), ...seriesFilter]);
     const prepared = api.respond.sendList(req, res, {
       schema: 'entries',
       params,
       result,
-      present: await presenterFor(read, result.items, settings),
+      present: await presenterFor(read, result.items, listState.settings),
     });
     storedPages.set(storedKey, pageAsSent(res, version, prepared));
   };
