@@ -1,5 +1,5 @@
 // The ledger suites again, every query through a private PgBouncer in transaction mode (through-pgbouncer.ts).
-import { expectTrafficThroughPgBouncer } from './through-pgbouncer';
+import { expectTrafficThroughPgBouncer } from '../../../../../jest/through-pgbouncer';
 import '../ledger/me-currency-http.test';
 import '../ledger/me-ledger-http.test';
 import '../ledger/sums-http.test';

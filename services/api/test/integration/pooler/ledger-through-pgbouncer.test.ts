@@ -1,5 +1,5 @@
 // The ledger suites again, every query through a private PgBouncer in transaction mode (through-pgbouncer.ts).
-import { expectTrafficThroughPgBouncer } from './through-pgbouncer';
+import { expectTrafficThroughPgBouncer } from '../../../../../jest/through-pgbouncer';
 import '../ledger/entries-http.test';
 import '../ledger/entries-plans.test';
 import '../ledger/entries-stored-pages.test';

@@ -2,7 +2,8 @@ import { PrivatePgBouncer, startPgBouncer } from '@pfs/testing';
 import { Client } from 'pg';
 
 /**
- * Imported FIRST by a `*-through-pgbouncer.test.ts` file, before the suites it re-runs: its beforeAll (registered
+ * Imported FIRST by a `…-through-pgbouncer.test.ts` file (the services' test/integration/pooler folders), before
+ * the suites it re-runs: its beforeAll (registered
  * before theirs) starts a private PgBouncer in transaction mode in front of the shared Postgres and points
  * DATABASE_URL at this run's database through it, DATABASE_DIRECT_URL at Postgres itself (migrations). Every
  * app the suites then build (startApiTestApp reads the environment in their beforeAll) queries through the
