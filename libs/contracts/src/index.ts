@@ -13,3 +13,4 @@ export * from './session-keys';
 export * from './resource-id';
 export * from './mcp';
 export * from './webhooks';
+export * from './secret-cipher';

@@ -1,40 +1,14 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-
-const VERSION = 'v1';
+import { randomBytes } from 'node:crypto';
+import { SecretCipher } from '../secret-cipher';
 
 /**
  * A webhook's signing secret is an HMAC key: the worker needs it verbatim to sign, so it cannot be hashed.
- * It is encrypted at rest with AES-256-GCM (random 96-bit IV, authenticated) under WEBHOOK_SECRET_KEY, as the
- * auth service does for TOTP secrets. Stored form: `v1.<iv>.<tag>.<ciphertext>`, base64url parts. The API
- * encrypts (at creation), the worker decrypts (at delivery): both must agree on this format.
+ * It is encrypted at rest (SecretCipher: AES-256-GCM) under WEBHOOK_SECRET_KEY, as the auth service does for
+ * TOTP secrets. The API encrypts (at creation), the worker decrypts (at delivery): both must agree on this format.
  */
-export class WebhookSecretCipher {
-  private readonly key: Buffer;
-
+export class WebhookSecretCipher extends SecretCipher {
   constructor(base64UrlKey: string) {
-    this.key = Buffer.from(base64UrlKey, 'base64url');
-    if (this.key.length !== 32) throw new Error('the webhook secret key must be 32 bytes');
-  }
-
-  encrypt(secret: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    const parts = [iv, cipher.getAuthTag(), ciphertext].map((part) => part.toString('base64url'));
-    return [VERSION, ...parts].join('.');
-  }
-
-  /** Throws when the value was not produced with this key (tampered, or the key changed). */
-  decrypt(stored: string): string {
-    const [version, iv, tag, ciphertext] = stored.split('.');
-    if (version !== VERSION || !iv || !tag || ciphertext === undefined) {
-      throw new Error('the stored webhook secret is not in the encrypted format');
-    }
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
-      'utf8',
-    );
+    super(base64UrlKey, { key: 'webhook secret key', secret: 'webhook secret' });
   }
 }
 
