@@ -105,18 +105,22 @@ export async function* parseCsv(
     }),
   );
   let columns: Partial<Record<ImportMappingField, number>> | undefined;
+  // csv-parse counts the line a record ends on; a record (quoted line breaks) starts after the previous one.
+  let ended = { lines: 0, empty: 0 };
   try {
     for await (const { record, info } of records as AsyncIterable<{
       record: string[];
-      info: { lines: number };
+      info: { lines: number; empty_lines: number };
     }>) {
+      const line = ended.lines + 1 + (info.empty_lines - ended.empty);
+      ended = { lines: info.lines, empty: info.empty_lines };
       if (!columns) {
         columns = resolveColumns(options.mapping ?? preset?.mapping ?? guessMapping(record), record);
         continue;
       }
       const cell = (field: ImportMappingField) =>
         columns![field] === undefined ? undefined : (record[columns![field]!] ?? '').trim();
-      yield rowOf(info.lines, cell, { dateFormat: options.dateFormat, locale, tagSeparator, format });
+      yield rowOf(line, cell, { dateFormat: options.dateFormat, locale, tagSeparator, format });
     }
   } catch (error) {
     if (error instanceof ImportFileError) throw error;

@@ -6,7 +6,7 @@ import { parseDate } from './dates';
 import { clip, ImportFileError, ParsedRow } from './parsed-row';
 
 /** The account types whose records are transactions (investment and list sections are skipped). */
-const TRANSACTION_TYPES = /^!Type:(Bank|Cash|CCard|Oth A|Oth L|Invst)?\s*$/i;
+const TRANSACTION_TYPES = /^!Type:(Bank|Cash|CCard|Oth A|Oth L)\s*$/i;
 
 /** QIF's own date forms when no format is given: ISO, else US month/day/year (`12/31/2025`, `12/31'25`). */
 function qifDate(text: string, format: string | undefined): string | undefined {

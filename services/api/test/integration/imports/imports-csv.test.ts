@@ -181,6 +181,20 @@ describe('POST /imports with a CSV statement', () => {
     ]);
   });
 
+  it('when the encoding is given, then it wins over detection', async () => {
+    const user = await newUser();
+    const account = await createAccount(api(), user);
+    // Windows-1252: 0x80 is the euro sign, which ISO-8859-1 does not have.
+    const bytes = Buffer.concat([
+      Buffer.from('Date,Amount,Description\n2026-03-05,-4.50,Caf'),
+      Buffer.from([0xe9, 0x20, 0x80]),
+      Buffer.from('\n'),
+    ]);
+    const done = await importFile(api(), user, bytes, 'cp1252.csv', { account, encoding: 'windows-1252' });
+    expect(done).toMatchObject({ status: 'imported', entries_created: 1 });
+    expect((await entriesOf(api(), user, account))[0].desc).toBe('Café €');
+  });
+
   it('when the request is bad, then it is refused with the field before anything is queued', async () => {
     const user = await newUser();
     const other = await newUser();

@@ -156,4 +156,23 @@ ${entry('R3', '5.00', 'DBIT', 'PDNG', 'Pending')}
     expect(broken).toMatchObject({ status: 'error', error: { field: '(file)' } });
     expect(broken.error.reason).toMatch(/not well-formed XML/);
   });
+
+  it('when a Toshl CSV export is imported, then expense and income columns give signed amounts and tags split', async () => {
+    const user = await newUser();
+    const account = await createAccount(api(), user, { initial_balance: 0 });
+    const file = [
+      '"Date","Account","Category","Tags","Expense amount","Income amount","Currency","In main currency","Main currency","Description"',
+      '"11/1/25","Cash","Food & Drinks","lunch, work","1,012.50","0","EUR","1,012.50","EUR","Team lunch"',
+      '"11/2/25","Cash","Salary","","0","2,000.00","EUR","2,000.00","EUR",""',
+    ].join('\n');
+    const done = await importFile(api(), user, file, 'toshl.csv', { account, date_format: 'M/D/YY' });
+    expect(done).toMatchObject({ status: 'imported', format: 'toshl_csv', entries_created: 2 });
+    expect(done.result.tags_created).toEqual(['lunch', 'work']);
+    const entries = await entriesOf(api(), user, account);
+    expect(entries.map((entry) => [entry.date, entry.amount, entry.desc, entry.tags?.length ?? 0])).toEqual([
+      ['2025-11-01', -1012.5, 'Team lunch', 2],
+      ['2025-11-02', 2000, undefined, 0],
+    ]);
+    expect(String((await accountOf(api(), user, account)).balance)).toBe('987.5');
+  });
 });
