@@ -7,6 +7,7 @@ export const requiredSecrets = [
   'SYNC_TOKEN_SECRET',
   'EXPORT_LINK_SECRET',
   'AUTH_OTP_ENCRYPTION_KEY',
+  'WEBHOOK_SECRET_KEY',
 ];
 
 /** What an operator's .env holds after following the README: each secret generated as it says. */
@@ -17,5 +18,6 @@ export function composeTestVars(): Record<string, string> {
     SYNC_TOKEN_SECRET: randomBytes(32).toString('hex'),
     EXPORT_LINK_SECRET: randomBytes(32).toString('hex'),
     AUTH_OTP_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64url'),
   };
 }

@@ -13,6 +13,7 @@ import {
   envUrl,
   pushTokenShape,
   storageShape,
+  webhookShape,
 } from '@pfs/config';
 
 export const workerConfigShape = {
@@ -59,6 +60,16 @@ export const workerConfigShape = {
   PUSH_RETRY_INTERVAL_SECONDS: envInt(30, 1, 3600),
   /** Attempts before a push is given up. */
   PUSH_MAX_ATTEMPTS: envInt(5, 1, 50),
+  /** Webhooks (docs/webhooks.md): the secret key and URL rules shared with the API, and the retry policy. */
+  ...webhookShape,
+  /** Webhook attempts one worker process makes at the same time. */
+  WEBHOOK_CONCURRENCY: envInt(8, 1, 256),
+  /** One attempt (connect, TLS, the receiver's answer) is abandoned after this long. */
+  WEBHOOK_TIMEOUT_MS: envInt(10_000, 100, 120_000),
+  /** A PEM file of extra certificate authorities receivers may use (private or test receivers). */
+  WEBHOOK_CA_FILE: envOptionalString(),
+  /** A webhook whose attempts have all failed for this long is disabled and its owner notified (24 h). */
+  WEBHOOK_DISABLE_AFTER_SECONDS: envInt(86_400, 0, 30 * 86_400),
   /** Stalled checks: a job whose worker died is handed to another worker after this many ms. */
   WORKER_STALLED_INTERVAL_MS: envInt(30_000, 100, 600_000),
 };

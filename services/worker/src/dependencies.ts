@@ -30,7 +30,11 @@ import {
   UserAccountRepository,
   UserArchiveRepository,
   UserRepository,
+  WebhookDeliveryRepository,
 } from '@pfs/resource-store';
+import { webhookUrlPolicyOf } from '@pfs/config';
+import { WebhookSecretCipher } from '@pfs/contracts';
+import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import { createStorage, type ObjectStorage } from '@pfs/storage';
 import type { WorkerConfig } from './config';
@@ -39,6 +43,8 @@ import { createUserSlots } from './delivery/user-slots';
 import { closePushProviders, createPushProviders } from './push/create-push-providers';
 import { sendDuePushes } from './push/send-due-pushes.use-case';
 import type { ImportDependencies } from './use-cases/import-dependencies';
+import type { WebhookDeliveryHandler } from './processors/webhook-delivery.processor';
+import { deliverWebhook, type WebhookDeliveryDeps } from './webhooks/deliver-webhook.use-case';
 import type { PipelineDependencies, WorkerRepositories } from './use-cases/pipeline-dependencies';
 
 export interface WorkerDependencies extends PipelineDependencies {
@@ -49,6 +55,8 @@ export interface WorkerDependencies extends PipelineDependencies {
   sendPushes: () => Promise<number>;
   /** What the import job needs (docs/imports.md). */
   imports: ImportDependencies;
+  /** One attempt of one webhook delivery: the webhook delivery job's work. */
+  deliverWebhook: WebhookDeliveryHandler;
   close(): Promise<void>;
 }
 
@@ -72,6 +80,7 @@ export function workerRepositories(
     userAccounts: new UserAccountRepository(dataSource),
     tokens: new TokenRepository(dataSource),
     clients: new ClientRepository(dataSource),
+    webhookDeliveries: new WebhookDeliveryRepository(dataSource),
     imports: new ImportRepository(dataSource),
     accounts: new AccountRepository(),
     entries: new EntryRepository(),
@@ -148,6 +157,7 @@ export async function createWorkerDependencies(
         logger,
         maxAttempts: config.PUSH_MAX_ATTEMPTS,
       }),
+    deliverWebhook: webhookDeliveryOf(config, logger, repos),
     slots: createUserSlots(redis, config.EXPORT_USER_CONCURRENCY),
     mailer,
     ttlSeconds: config.EXPORT_TTL_SECONDS,
@@ -159,4 +169,26 @@ export async function createWorkerDependencies(
       if (dataSource.isInitialized) await dataSource.destroy();
     },
   };
+}
+
+/** The webhook delivery job's work over the worker's repositories (the CA file is read once, here). */
+export function webhookDeliveryOf(
+  config: WorkerConfig,
+  logger: Logger,
+  repos: WorkerRepositories,
+): WebhookDeliveryHandler {
+  const deps: WebhookDeliveryDeps = {
+    deliveries: repos.webhookDeliveries,
+    notifications: repos.notifications,
+    store: repos.store,
+    cipher: new WebhookSecretCipher(config.WEBHOOK_SECRET_KEY),
+    policy: webhookUrlPolicyOf(config),
+    send: {
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      ca: config.WEBHOOK_CA_FILE ? readFileSync(config.WEBHOOK_CA_FILE, 'utf8') : undefined,
+    },
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+    logger,
+  };
+  return (deliveryId, isFinalAttempt) => deliverWebhook(deps, deliveryId, isFinalAttempt);
 }

@@ -18,6 +18,7 @@ import {
   startExportWorker,
   startImportWorker,
   startRecurringWorkers,
+  startWebhookWorker,
 } from './worker';
 import { createAccountDeletionProcessor } from './processors/account-deletion.processor';
 
@@ -56,6 +57,7 @@ async function main() {
         startImportWorker(config, logger, handleImportJob(deps.imports)),
         ...startRecurringWorkers(config, logger, { cleanup, sendPushes: deps.sendPushes }),
         startAccountDeletionWorker(config, logger, createAccountDeletionProcessor(deps, logger)),
+        startWebhookWorker(config, logger, deps.deliverWebhook),
       );
       await Promise.all(workers.map((worker) => worker.waitUntilReady()));
       await scheduleRecurringJobs(config);

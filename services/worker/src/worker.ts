@@ -15,7 +15,11 @@ import {
   queuePrefix,
   RECURRING_JOB_VERSION,
   RecurringJobPayload,
+  WEBHOOK_BACKOFF,
+  WEBHOOK_DELIVERY_QUEUE_NAME,
+  webhookRetryDelayMs,
 } from '@pfs/contracts';
+import { webhookRetryPolicyOf } from '@pfs/jobs';
 import type { Logger } from '@pfs/logger';
 import { createRedisClient } from '@pfs/redis';
 import { Processor, Queue, Worker, WorkerOptions } from 'bullmq';
@@ -23,6 +27,10 @@ import type { WorkerConfig } from './config';
 import { createExportProcessor, ExportJobHandler } from './processors/export-resources.processor';
 import { createImportProcessor, ImportJobHandler } from './processors/import.processor';
 import { createRecurringProcessor, RecurringJobHandler } from './processors/recurring.processor';
+import {
+  createWebhookDeliveryProcessor,
+  WebhookDeliveryHandler,
+} from './processors/webhook-delivery.processor';
 
 /**
  * One BullMQ worker on one queue, per BullMQ's production guide: its own blocking connection, an error
@@ -114,6 +122,33 @@ export function startImportWorker(config: WorkerConfig, logger: Logger, handle: 
     config.WORKER_IMPORT_CONCURRENCY,
   );
   worker.on('failed', (job, error) => logger.warn({ jobId: job?.id, err: error }, 'import job failed'));
+  return worker;
+}
+
+/**
+ * Starts consuming the webhook delivery queue (WEBHOOK_CONCURRENCY attempts at a time in this process), with
+ * the webhook backoff: delays double from WEBHOOK_RETRY_BASE_MS up to WEBHOOK_RETRY_MAX_DELAY_MS.
+ */
+export function startWebhookWorker(
+  config: WorkerConfig,
+  logger: Logger,
+  handle: WebhookDeliveryHandler,
+): Worker {
+  const policy = webhookRetryPolicyOf(config);
+  const worker = startQueueWorker(
+    WEBHOOK_DELIVERY_QUEUE_NAME,
+    createWebhookDeliveryProcessor(handle),
+    config,
+    logger,
+    config.WEBHOOK_CONCURRENCY,
+    {
+      backoffStrategy: (attemptsMade: number, type?: string) =>
+        type === WEBHOOK_BACKOFF ? webhookRetryDelayMs(policy, attemptsMade) : 1_000,
+    },
+  );
+  worker.on('failed', (job, error) =>
+    logger.debug({ jobId: job?.id, reason: error.message }, 'webhook attempt failed'),
+  );
   return worker;
 }
 

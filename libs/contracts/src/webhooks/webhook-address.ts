@@ -61,8 +61,11 @@ export function addressProblem(address: string, policy: WebhookUrlPolicy): strin
 /** The address a delivery connects to, pinned: the connection goes to this address, never to a new lookup. */
 export interface WebhookTarget {
   url: URL;
+  /** The first address (what a single-address connection uses). */
   address: string;
   family: 4 | 6;
+  /** Every address the host resolved to, all checked (a dual-stack connection may try each). */
+  addresses: Array<{ address: string; family: 4 | 6 }>;
 }
 
 /**
@@ -91,6 +94,9 @@ export async function resolveWebhookTarget(
     const problem = addressProblem(address, policy);
     if (problem) throw new WebhookUrlRefused(`host ${host} resolves to ${address}, which ${problem}`);
   }
-  const [first] = addresses;
-  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+  const checked = addresses.map(({ address, family }) => ({
+    address,
+    family: family === 6 ? (6 as const) : (4 as const),
+  }));
+  return { url, address: checked[0].address, family: checked[0].family, addresses: checked };
 }

@@ -18,6 +18,7 @@ import type {
   UserArchiveRepository,
   UserRepository,
   UserStore,
+  WebhookDeliveryRepository,
 } from '@pfs/resource-store';
 import type { ObjectStorage } from '@pfs/storage';
 import type { Mailer } from '../delivery/mailer';
@@ -50,6 +51,8 @@ export interface WorkerRepositories {
   categories: CategoryRepository;
   tags: TagRepository;
   currencyRates: CurrencyRateRepository;
+  /** Webhook deliveries and their attempts. */
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 /** What the export pipeline needs, and nothing more (tests build it with real parts). */
