@@ -19,6 +19,7 @@ export type EntryBody = Record<string, any>;
 
 export interface ImportHarness {
   api: ApiTestApp;
+  storageDir: string;
   worker: Worker;
   close(): Promise<void>;
 }
@@ -39,6 +40,7 @@ export async function startImportHarness(env: Record<string, string> = {}): Prom
   const worker = await startImportWorkerFor(api);
   return {
     api,
+    storageDir,
     worker,
     async close() {
       await worker.close();
