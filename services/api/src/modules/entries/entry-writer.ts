@@ -130,6 +130,26 @@ export class EntryWriter {
     return { ...entry, transactionId: companion.id };
   }
 
+  /**
+   * Entries without a transfer, in the order given: one INSERT for all of them and one for their revisions
+   * (ResourceTable.insertMany), then one balance write per account, instead of three statements an entry.
+   */
+  async insertAll(items: Array<{ draft: EntryDraft; prefix: string }>): Promise<Entry[]> {
+    const snapshots = items.map(({ draft, prefix }) => this.toSnapshot(draft, prefix));
+    const entries = await this.deps.entries.table.insertMany(this.change, snapshots);
+    const perAccount = new Map<string, { delta: Decimal; count: number }>();
+    for (const entry of entries) {
+      const moved = perAccount.get(entry.accountId) ?? { delta: new Decimal(0), count: 0 };
+      moved.delta = moved.delta.plus(entry.accountAmount);
+      moved.count += 1;
+      perAccount.set(entry.accountId, moved);
+    }
+    for (const [accountId, moved] of perAccount) {
+      await this.moveBalance(accountId, moved.delta.toFixed(), moved.count);
+    }
+    return entries;
+  }
+
   private async insertOne(snapshot: EntrySnapshot): Promise<Entry> {
     const entry = await this.deps.entries.table.insert(this.change, snapshot);
     await this.moveBalance(entry.accountId, entry.accountAmount, 1);

@@ -107,6 +107,26 @@ describe('POST /entries', () => {
     expect(await balanceOf(api.app, user, account)).toBe(-9.5);
   });
 
+  it('when a batch spans two accounts, then each is answered in the order sent and each balance moves by its own entries', async () => {
+    const savings = await postAccount(api.app, user, { name: 'Savings', currency: { code: 'EUR' } });
+    const sent = [
+      entry({ amount: -1.25, desc: 'a' }),
+      entry({ amount: 100, category: salary, account: savings, desc: 'b' }),
+      entry({ amount: -2.5, desc: 'c' }),
+      entry({ amount: -0.1, account: savings, desc: 'd' }),
+    ];
+    const created = await request(api.app)
+      .post('/entries')
+      .set('Authorization', user.auth)
+      .send(sent)
+      .expect(201);
+    expect(created.body.map((item: { desc: string }) => item.desc)).toEqual(['a', 'b', 'c', 'd']);
+    expect(await balanceOf(api.app, user, account)).toBe(-3.75);
+    expect(await balanceOf(api.app, user, savings)).toBe(99.9);
+    const listed = (await get('/entries').expect(200)).body as Array<{ id: string }>;
+    expect(listed.map((item) => item.id).sort()).toEqual(idsOf(created.body));
+  });
+
   it('when a POST is retried with the same Idempotency-Key, then the first result comes back and nothing is created twice', async () => {
     const send = (body: object) =>
       request(api.app)
