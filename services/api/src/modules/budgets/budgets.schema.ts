@@ -7,6 +7,7 @@ import {
   type WriteBodyOf,
 } from '@pfs/resource-api';
 import { BUDGET_FREQUENCIES, BUDGET_STATUSES, BUDGET_TYPES } from '@pfs/resource-store';
+import { syncedListParams, pageParams } from '../../http/list-query';
 
 export const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } as const;
 const ids = { type: 'array', maxItems: 100, items: id } as const;
@@ -19,10 +20,7 @@ export const budgetsListQuery = {
   properties: {
     from: { ...date, description: 'Default: `to`, or today (UTC) when neither is given.' },
     to: { ...date, description: 'Default: `from`, or today (UTC) when neither is given.' },
-    page: { type: 'integer', minimum: 0, default: 0 },
-    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
-    since: { type: 'string', description: 'A Service-Modified value of this endpoint.' },
-    include_deleted: { type: 'boolean' },
+    ...syncedListParams(),
     categories: { type: 'string', description: 'Comma-separated ids: budgets that include any of them.' },
     tags: { type: 'string', description: 'Comma-separated ids: budgets that include any of them.' },
     accounts: { type: 'string', description: 'Comma-separated ids: budgets that include any of them.' },
@@ -159,8 +157,7 @@ export const budgetHistoryQuery: JsonSchema = {
   properties: {
     from: { ...date, description: 'Default: the budget start.' },
     to: date,
-    page: { type: 'integer', minimum: 0, default: 0 },
-    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
+    ...pageParams(),
   },
 };
 

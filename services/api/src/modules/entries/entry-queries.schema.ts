@@ -1,5 +1,6 @@
 import type { JsonSchema } from '@pfs/resource-api';
 import { id } from './entry-body.schema';
+import { syncedListParams } from '../../http/list-query';
 
 const idList = (what: string) => ({
   type: 'string',
@@ -9,10 +10,7 @@ const idList = (what: string) => ({
 export const entryListQuery: JsonSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 0, default: 0 },
-    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
-    since: { type: 'string' },
-    include_deleted: { type: 'boolean' },
+    ...syncedListParams({ describeSince: false }),
     from: { type: 'string', format: 'date' },
     to: { type: 'string', format: 'date' },
     type: { type: 'string', enum: ['expense', 'income', 'transaction'] },

@@ -6,6 +6,7 @@ import {
   RESOURCE_ID_PATTERN,
 } from '@pfs/contracts';
 import type { ResourceDefinition, WriteBodyOf } from '@pfs/resource-api';
+import { syncedListParams } from '../../http/list-query';
 
 /** A filter's ids: at most 500 (an unknown member of a filter object is refused: additionalProperties). */
 const ids = {
@@ -29,10 +30,7 @@ const date = { type: 'string', format: 'date', pattern: '^(19|2[0-9])[0-9]{2}-' 
 export const exportsListQuery = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 0, default: 0 },
-    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
-    since: { type: 'string', description: 'A Service-Modified value of this endpoint.' },
-    include_deleted: { type: 'boolean' },
+    ...syncedListParams(),
     status: { type: 'string', enum: [...EXPORT_STATUSES] },
     type: { type: 'string', enum: [...EXPORT_TYPES] },
   },

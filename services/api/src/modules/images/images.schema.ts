@@ -1,4 +1,5 @@
 import type { ResourceDefinition } from '@pfs/resource-api';
+import { syncedListParams } from '../../http/list-query';
 
 /** A file name: no path separators or control characters. Shared by the schema and the upload's `filename`. */
 export const FILENAME_PATTERN = '^[^/\\\\\\u0000-\\u001f\\u007f]+$';
@@ -15,10 +16,7 @@ export const filename = {
 export const imagesListQuery = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 0, default: 0 },
-    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
-    since: { type: 'string', description: 'A Service-Modified value of this endpoint.' },
-    include_deleted: { type: 'boolean' },
+    ...syncedListParams(),
     type: { type: 'string', enum: ['image', 'pdf'] },
     ids: { type: 'string', description: 'Comma-separated ids.' },
   },

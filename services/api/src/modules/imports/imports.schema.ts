@@ -1,13 +1,11 @@
 import { IMPORT_FORMATS, IMPORT_MAPPING_FIELDS, IMPORT_STATUSES, RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import type { ResourceDefinition } from '@pfs/resource-api';
+import { syncedListParams } from '../../http/list-query';
 
 export const importsListQuery = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 0, default: 0 },
-    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
-    since: { type: 'string', description: 'A Service-Modified value of this endpoint.' },
-    include_deleted: { type: 'boolean' },
+    ...syncedListParams(),
     status: { type: 'string', enum: [...IMPORT_STATUSES] },
   },
 };

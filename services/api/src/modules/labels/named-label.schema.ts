@@ -1,5 +1,6 @@
 import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import type { ResourceDefinition } from '@pfs/resource-api';
+import { syncedListParams } from '../../http/list-query';
 
 /** A resource id, as a property or a submission field. */
 export const labelId = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` } as const;
@@ -28,10 +29,7 @@ export function labelListQuery(options: {
   return {
     type: 'object',
     properties: {
-      page: { type: 'integer', minimum: 0, default: 0 },
-      per_page: { type: 'integer', minimum: 10, maximum: 500, default: options.defaultPerPage },
-      since: { type: 'string', description: 'A Service-Modified value of this endpoint.' },
-      include_deleted: { type: 'boolean' },
+      ...syncedListParams({ defaultPerPage: options.defaultPerPage }),
       type: { type: 'string', enum: options.types },
       search: { type: 'string' },
       ids: { type: 'string', description: 'Comma-separated ids.' },

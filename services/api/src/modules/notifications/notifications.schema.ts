@@ -1,4 +1,5 @@
 import type { JsonSchema, ResourceDefinition } from '@pfs/resource-api';
+import { syncedListParams } from '../../http/list-query';
 
 export const notificationsSchema: ResourceDefinition = {
   name: 'notifications',
@@ -21,9 +22,6 @@ export const notificationsSchema: ResourceDefinition = {
 export const notificationsListQuery: JsonSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 0, default: 0 },
-    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
-    since: { type: 'string' },
-    include_deleted: { type: 'boolean' },
+    ...syncedListParams({ describeSince: false }),
   },
 };

@@ -1,5 +1,6 @@
 import { WEBHOOK_EVENT_TYPES } from '@pfs/contracts';
 import type { JsonSchema, ResourceDefinition } from '@pfs/resource-api';
+import { pageParams } from '../../http/list-query';
 
 export const webhooksSchema: ResourceDefinition = {
   name: 'webhooks',
@@ -72,15 +73,13 @@ export const webhookDeliveriesSchema: ResourceDefinition = {
 export const deliveriesListQuery: JsonSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 0, default: 0 },
-    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 50 },
+    ...pageParams(50),
   },
 };
 
 export const webhooksListQuery: JsonSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 0, default: 0 },
-    per_page: { type: 'integer', minimum: 10, maximum: 500, default: 200 },
+    ...pageParams(),
   },
 };
