@@ -4,6 +4,7 @@ import { CliConfig, CliIo, CliUsageError, loadCliConfig } from './cli-context';
 import {
   CLIENT_CREATE_USAGE,
   CLIENT_DELETE_USAGE,
+  CLIENT_PRUNE_USAGE,
   CLIENT_LIST_USAGE,
   MIGRATE_USAGE,
   RATES_IMPORT_USAGE,
@@ -72,6 +73,12 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Deletes an application with its grants and tokens (they stop working at once).',
     run: async (config, args) =>
       (await import('./commands/account.commands')).clientDeleteCommand(config, args),
+  },
+  'client:prune-registrations': {
+    usage: CLIENT_PRUNE_USAGE,
+    summary: 'Deletes self-registered applications (RFC 7591) older than N days that no user ever allowed.',
+    run: async (config, args) =>
+      (await import('./commands/client-prune.command')).clientPruneCommand(config, args),
   },
   'token:revoke-all': {
     usage: TOKEN_REVOKE_ALL_USAGE,

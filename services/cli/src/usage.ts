@@ -16,3 +16,4 @@ export const USER_RESET_PASSWORD_USAGE = 'user:reset-password --user ID (--passw
 export const USER_DELETE_USAGE = 'user:delete --user ID|EMAIL --yes';
 export const USER_DISABLE_OTP_USAGE = 'user:disable-otp --user ID';
 export const CLIENT_DELETE_USAGE = 'client:delete --client CLIENT_ID';
+export const CLIENT_PRUNE_USAGE = 'client:prune-registrations [--older-than-days 30]';

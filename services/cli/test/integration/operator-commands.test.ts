@@ -26,6 +26,7 @@ const COMMANDS = [
   'user:list',
   'client:create',
   'client:list',
+  'client:prune-registrations',
   'token:revoke-all',
   'rates:import',
 ];

@@ -86,6 +86,23 @@ export class ClientRepository {
     }));
   }
 
+  /**
+   * Deletes the clients registered dynamically (RFC 7591, `none`) before `createdBefore` that no user ever
+   * let in (no grant, revoked or not): registration is open, so abandoned ones would pile up. Their ids.
+   */
+  async deleteUnusedDynamic(createdBefore: Date): Promise<string[]> {
+    const result = await this.source
+      .createQueryBuilder()
+      .delete()
+      .from(OAuthClientEntity)
+      .where(`token_endpoint_auth_method = 'none'`)
+      .andWhere('created_at < :createdBefore', { createdBefore })
+      .andWhere('NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = oauth_clients.id)')
+      .returning(['id'])
+      .execute();
+    return (result.raw as Array<{ id: string }>).map((row) => row.id).sort();
+  }
+
   /** Deletes the application (its grants, codes and tokens cascade); false when there was none. */
   async delete(id: string): Promise<boolean> {
     const result = await this.source.getRepository(OAuthClientEntity).delete({ id });
