@@ -2,6 +2,7 @@ import { ensureDatabase } from '../libs/resource-store/src/ensure-database';
 import { resourceMigrations } from '../libs/resource-store/src/migrations';
 import { runMigrations } from '../libs/resource-store/src/run-migrations';
 import { authMigrations } from '../libs/resource-store/src/auth/migrations';
+import { startPrivateRedisCluster } from '../libs/testing/src/redis-cluster';
 import { newTestRunId, testDatabaseUrl } from './test-run';
 
 /** Creates this run's database and migrates it once; workers inherit the environment set here. */
@@ -17,4 +18,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
   await ensureDatabase(databaseUrl);
   await runMigrations(databaseUrl, [resourceMigrations, authMigrations]);
+  // The `redis-cluster` project's private Redis Cluster (three masters on loopback), stopped by the teardown.
+  const cluster = await startPrivateRedisCluster();
+  (globalThis as { pfsTestRedisCluster?: { stop(): Promise<void> } }).pfsTestRedisCluster = cluster;
+  process.env.PFS_TEST_REDIS_CLUSTER_NODES = cluster.nodes;
 }

@@ -3,6 +3,7 @@ import { dropDatabase } from '../libs/resource-store/src/ensure-database';
 
 /** Drops this run's database and deletes its Redis keys. */
 export default async function globalTeardown(): Promise<void> {
+  await (globalThis as { pfsTestRedisCluster?: { stop(): Promise<void> } }).pfsTestRedisCluster?.stop();
   if (process.env.DATABASE_URL && process.env.PFS_TEST_RUN_ID) await dropDatabase(process.env.DATABASE_URL);
   const prefix = process.env.REDIS_KEY_PREFIX;
   if (!prefix || !process.env.REDIS_URL) return;

@@ -82,3 +82,26 @@ export const envOriginList = () =>
       }
       return origins;
     });
+
+/**
+ * A comma-separated list of `host:port` addresses (Redis Cluster seed nodes), parsed once into
+ * `{ host, port }`; unset or empty is none.
+ */
+export const envHostPortList = () =>
+  z
+    .string()
+    .default('')
+    .transform((raw, ctx) => {
+      const nodes: Array<{ host: string; port: number }> = [];
+      for (const item of raw.split(',').map((part) => part.trim())) {
+        if (item === '') continue;
+        const match = /^(\[[^\]]+\]|[^:\s]+):(\d{1,5})$/.exec(item);
+        const port = match ? Number(match[2]) : 0;
+        if (!match || port < 1 || port > 65535) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${item}" is not host:port` });
+          continue;
+        }
+        nodes.push({ host: match[1].replace(/^\[|\]$/g, ''), port });
+      }
+      return nodes;
+    });

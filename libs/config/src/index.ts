@@ -3,6 +3,7 @@ export type { Env } from './env';
 export {
   envBool,
   envEnum,
+  envHostPortList,
   envInt,
   envOptionalPort,
   envOptionalString,

@@ -1,4 +1,5 @@
 import {
+  envHostPortList,
   envBool,
   envEnum,
   envInt,
@@ -55,6 +56,11 @@ export const readReplicaShape = {
 
 export const redisShape = {
   REDIS_URL: envUrl('redis://127.0.0.1:6379/0'),
+  /**
+   * Redis Cluster seed nodes (`host:port,host:port`): when set, every client is an ioredis Cluster over them
+   * and REDIS_URL is not used (docs/scaling.md).
+   */
+  REDIS_CLUSTER_NODES: envHostPortList(),
   /** Every Redis key and BullMQ queue of this deployment starts with it, so deployments (and test runs) can share a server. */
   REDIS_KEY_PREFIX: envString('pfs:'),
   /** A Redis command unanswered this long fails (a frozen Redis gives 503s, not hung requests). */

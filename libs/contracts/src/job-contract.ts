@@ -12,5 +12,10 @@ export interface JobContract<Payload extends { version: number }> {
   schema: z.ZodType<Payload, z.ZodTypeDef, unknown>;
 }
 
-/** BullMQ keys live under the deployment's Redis prefix. */
-export const queuePrefix = (redisKeyPrefix: string) => `${redisKeyPrefix}bull`;
+/**
+ * BullMQ keys live under the deployment's Redis prefix. On a Redis Cluster the prefix is a hash tag
+ * (`{<prefix>bull}`), as BullMQ requires: its scripts touch several keys of a queue at once, and the tag puts
+ * every key of every queue in one slot.
+ */
+export const queuePrefix = (redisKeyPrefix: string, onCluster = false) =>
+  onCluster ? `{${redisKeyPrefix}bull}` : `${redisKeyPrefix}bull`;

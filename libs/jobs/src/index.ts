@@ -1,4 +1,4 @@
-export { openJobQueue } from './job-queue';
+export { jobQueuePrefix, openJobQueue } from './job-queue';
 export type { JobQueue, JobQueueConfig } from './job-queue';
 export { openExportJobQueue, SWEEP_RUN } from './export-job-queue';
 export type { ExportJobQueue, ExportRunJob } from './export-job-queue';

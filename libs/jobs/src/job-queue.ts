@@ -1,11 +1,23 @@
 import { JobContract, queuePrefix } from '@pfs/contracts';
-import { closeQueueAndConnection, createRedisClient, redisTimeouts } from '@pfs/redis';
+import {
+  ClusterNode,
+  closeQueueAndConnection,
+  createRedisClient,
+  redisAddressOf,
+  redisTimeouts,
+} from '@pfs/redis';
 import { JobsOptions, Queue } from 'bullmq';
 
 /** What a producer needs of the service's configuration. */
-export type JobQueueConfig = { REDIS_URL: string; REDIS_KEY_PREFIX: string } & Parameters<
-  typeof redisTimeouts
->[0];
+export type JobQueueConfig = {
+  REDIS_URL: string;
+  REDIS_CLUSTER_NODES?: ClusterNode[];
+  REDIS_KEY_PREFIX: string;
+} & Parameters<typeof redisTimeouts>[0];
+
+/** The BullMQ prefix of a deployment: hash-tagged on a Redis Cluster (queuePrefix). */
+export const jobQueuePrefix = (config: Pick<JobQueueConfig, 'REDIS_KEY_PREFIX' | 'REDIS_CLUSTER_NODES'>) =>
+  queuePrefix(config.REDIS_KEY_PREFIX, (config.REDIS_CLUSTER_NODES?.length ?? 0) > 0);
 
 /** The producer side of one job contract's queue. */
 export interface JobQueue<Payload> {
@@ -26,12 +38,12 @@ export function openJobQueue<Payload extends { version: number }>(
   config: JobQueueConfig,
 ): JobQueue<Payload> {
   const connection = createRedisClient({
-    url: config.REDIS_URL,
+    ...redisAddressOf(config),
     keyPrefix: '',
     forBlockingQueue: true,
     ...redisTimeouts(config),
   });
-  const queue = new Queue(contract.queue, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+  const queue = new Queue(contract.queue, { connection, prefix: jobQueuePrefix(config) });
   // Outages surface where it matters (the producing call fails, /health reports Redis); the producer's own
   // connection must never crash the process with an unhandled 'error' event.
   connection.on('error', () => undefined);

@@ -4,8 +4,14 @@ export {
   closeRedis,
   connectRedis,
   createRedisClient,
+  deleteKeys,
+  getMany,
+  isCluster,
+  keysMatching,
   openRedis,
+  redisAddressOf,
   redisOptionsOf,
   redisTimeouts,
 } from './redis-client';
-export type { Redis, RedisClientOptions } from './redis-client';
+export type { ClusterNode, Redis, RedisClientOptions } from './redis-client';
+export type { ChainableCommander } from 'ioredis';

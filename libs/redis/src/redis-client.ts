@@ -1,9 +1,20 @@
-import Redis, { RedisOptions } from 'ioredis';
+import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
 
 export type { Redis };
 
+/** A Redis Cluster seed node (REDIS_CLUSTER_NODES). */
+export interface ClusterNode {
+  host: string;
+  port: number;
+}
+
 export interface RedisClientOptions {
   url: string;
+  /**
+   * Redis Cluster seed nodes: when given (non-empty), the client is an ioredis `Cluster` over them and `url`
+   * is not used. Multi-key commands and scripts then need their keys in one hash slot (`{…}` tags).
+   */
+  clusterNodes?: ClusterNode[];
   /** Prepended to every key this client touches (ioredis `keyPrefix`). */
   keyPrefix: string;
   /** BullMQ needs `maxRetriesPerRequest: null` on the connections it blocks on. */
@@ -36,14 +47,25 @@ export function redisTimeouts(config: {
   };
 }
 
+/** Where a service's Redis is (libs/config redisShape): one server, or the seed nodes of a cluster. */
+export function redisAddressOf(config: { REDIS_URL: string; REDIS_CLUSTER_NODES?: ClusterNode[] }) {
+  return { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES ?? [] };
+}
+
 /** A service's Redis client options from its config (libs/config redisShape): address, key prefix, timeouts. */
 export function redisOptionsOf(config: {
   REDIS_URL: string;
+  REDIS_CLUSTER_NODES?: ClusterNode[];
   REDIS_KEY_PREFIX: string;
   REDIS_COMMAND_TIMEOUT_MS: number;
   REDIS_CONNECT_TIMEOUT_MS: number;
 }) {
-  return { url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, ...redisTimeouts(config) };
+  return { ...redisAddressOf(config), keyPrefix: config.REDIS_KEY_PREFIX, ...redisTimeouts(config) };
+}
+
+/** True when the client is a Redis Cluster client (keys of one multi-key command must share a slot). */
+export function isCluster(client: Redis): boolean {
+  return (client as unknown as { isCluster?: boolean }).isCluster === true;
 }
 
 export function createRedisClient(options: RedisClientOptions): Redis {
@@ -58,7 +80,28 @@ export function createRedisClient(options: RedisClientOptions): Redis {
     // Reconnect with a capped backoff; health checks report the outage meanwhile.
     retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
   };
+  if (options.clusterNodes?.length) return createClusterClient(options.clusterNodes, redisOptions);
   return new Redis(options.url, redisOptions);
+}
+
+/**
+ * An ioredis Cluster with the same behaviour as a single client (prefix, timeouts, offline queue, auto
+ * pipelining, reconnect backoff). It answers every command a `Redis` does, routed by key slot, so the
+ * services hold it as a `Redis`; `isCluster` tells them apart where a multi-key command must be split.
+ */
+function createClusterClient(nodes: ClusterNode[], single: RedisOptions): Redis {
+  const { keyPrefix, lazyConnect, enableOfflineQueue, enableAutoPipelining, retryStrategy, ...perNode } =
+    single;
+  const options: ClusterOptions = {
+    keyPrefix,
+    lazyConnect,
+    enableOfflineQueue,
+    enableAutoPipelining,
+    clusterRetryStrategy: (attempt) => retryStrategy?.(attempt) ?? 1_000,
+    // Per-node reconnects are the cluster's to decide (clusterRetryStrategy).
+    redisOptions: perNode,
+  };
+  return new Cluster(nodes, options) as unknown as Redis;
 }
 
 /** Connects a lazily created client, so a start-up failure is reported instead of retried silently. */
@@ -81,7 +124,7 @@ export async function closeRedis(client: Redis): Promise<void> {
 export async function openRedis(
   options: Pick<
     RedisClientOptions,
-    'url' | 'keyPrefix' | 'autoPipelining' | 'commandTimeoutMs' | 'connectTimeoutMs'
+    'url' | 'clusterNodes' | 'keyPrefix' | 'autoPipelining' | 'commandTimeoutMs' | 'connectTimeoutMs'
   >,
 ): Promise<Redis> {
   const client = createRedisClient(options);
@@ -101,4 +144,28 @@ export async function openRedis(
       code: reason.code,
     });
   }
+}
+
+/**
+ * Deletes `keys` (any slots): one DEL on a single server; on a cluster one DEL per key (in parallel, auto
+ * pipelined per node), since a multi-key DEL must stay in one slot.
+ */
+export async function deleteKeys(client: Redis, keys: string[]): Promise<void> {
+  if (!keys.length) return;
+  if (isCluster(client)) await Promise.all(keys.map((key) => client.del(key)));
+  else await client.del(...keys);
+}
+
+/** GETs `keys` (any slots): one MGET on a single server, one GET per key on a cluster. */
+export async function getMany(client: Redis, keys: string[]): Promise<Array<string | null>> {
+  if (!keys.length) return [];
+  if (isCluster(client)) return Promise.all(keys.map((key) => client.get(key)));
+  return client.mget(...keys);
+}
+
+/** The keys matching `pattern` (full names, prefix included): KEYS, on every master of a cluster. */
+export async function keysMatching(client: Redis, pattern: string): Promise<string[]> {
+  if (!isCluster(client)) return client.keys(pattern);
+  const masters = (client as unknown as Cluster).nodes('master');
+  return (await Promise.all(masters.map((node) => node.keys(pattern)))).flat();
 }

@@ -36,3 +36,5 @@ export { startPrivateReplica, startPrivateReplicatedPostgres } from './private-r
 export type { PrivateReplicatedPostgres } from './private-replication';
 export { PGBOUNCER_BIN, startPgBouncer } from './pgbouncer';
 export type { PgBouncerOptions, PrivatePgBouncer } from './pgbouncer';
+export { startPrivateRedisCluster } from './redis-cluster';
+export type { PrivateRedisCluster } from './redis-cluster';

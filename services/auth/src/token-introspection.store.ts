@@ -1,5 +1,5 @@
 import { AccessTokenRecord, accessTokenKey, grantTokensKey, introspectionRecordOf } from '@pfs/contracts';
-import type { Redis } from '@pfs/redis';
+import { deleteKeys, type Redis } from '@pfs/redis';
 
 /** What an OAuth access token's record says, before it becomes the wire shape. */
 export interface AccessTokenFacts {
@@ -17,19 +17,23 @@ export interface AccessTokenFacts {
 export class TokenIntrospectionStore {
   constructor(private readonly redis: Redis) {}
 
-  /** Records a live access token; `ttlSeconds` undefined means it lives until revoked (personal tokens). */
+  /**
+   * Records a live access token; `ttlSeconds` undefined means it lives until revoked (personal tokens).
+   * The grant's set learns the token first, then the record is written: the two keys hash to different
+   * Redis Cluster slots (no MULTI spans them), and in this order a revocation of the grant that runs in
+   * between still finds the token (a record never exists that its grant does not list).
+   */
   async put(tokenHash: string, record: AccessTokenRecord, ttlSeconds?: number): Promise<void> {
-    const pipeline = this.redis.multi();
-    if (ttlSeconds === undefined) pipeline.set(accessTokenKey(tokenHash), JSON.stringify(record));
-    else pipeline.set(accessTokenKey(tokenHash), JSON.stringify(record), 'EX', ttlSeconds);
     if (record.grant_id) {
       const grantKey = grantTokensKey(record.grant_id);
-      pipeline.sadd(grantKey, tokenHash);
+      const grant = this.redis.multi().sadd(grantKey, tokenHash);
       // The set lives as long as its longest-lived token: set a TTL if it has none, extend it if shorter.
       if (ttlSeconds !== undefined)
-        pipeline.expire(grantKey, ttlSeconds, 'NX').expire(grantKey, ttlSeconds, 'GT');
+        grant.expire(grantKey, ttlSeconds, 'NX').expire(grantKey, ttlSeconds, 'GT');
+      await grant.exec();
     }
-    await pipeline.exec();
+    if (ttlSeconds === undefined) await this.redis.set(accessTokenKey(tokenHash), JSON.stringify(record));
+    else await this.redis.set(accessTokenKey(tokenHash), JSON.stringify(record), 'EX', ttlSeconds);
   }
 
   /** Records an OAuth access token with a Redis TTL of its remaining lifetime; an expired one is skipped. */
@@ -52,9 +56,8 @@ export class TokenIntrospectionStore {
   async removeGrant(grantId: string, tokenHashes: string[] = []): Promise<void> {
     const known = await this.redis.smembers(grantTokensKey(grantId));
     const keys = [...new Set([...known, ...tokenHashes])].map(accessTokenKey);
-    const pipeline = this.redis.multi();
-    if (keys.length) pipeline.del(...keys);
-    pipeline.del(grantTokensKey(grantId));
-    await pipeline.exec();
+    // The records first, then the set that lists them (each key in its own slot on a cluster).
+    await deleteKeys(this.redis, keys);
+    await this.redis.del(grantTokensKey(grantId));
   }
 }

@@ -1,5 +1,5 @@
 import { allMigrationSets } from '@pfs/auth';
-import { closeRedis, openRedis, Redis } from '@pfs/redis';
+import { closeRedis, openRedis, Redis, redisAddressOf } from '@pfs/redis';
 import {
   authEntities,
   ClientRepository,
@@ -54,7 +54,7 @@ export async function withCliDependencies<T>(
       tokens: new TokenRepository(dataSource),
       currencyRates: new CurrencyRateRepository(dataSource),
     },
-    redis: () => (redis ??= openRedis({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX })),
+    redis: () => (redis ??= openRedis({ ...redisAddressOf(config), keyPrefix: config.REDIS_KEY_PREFIX })),
   };
   try {
     return await run(deps);

@@ -12,7 +12,6 @@ import {
   LEGACY_EXPORT_QUEUE_SCHEDULERS,
   PUSH_SEND_JOB_ID,
   pushSendJob,
-  queuePrefix,
   RECURRING_JOB_VERSION,
   RecurringJobPayload,
   WEBHOOK_BACKOFF,
@@ -21,8 +20,14 @@ import {
 } from '@pfs/contracts';
 import { webhookRetryPolicyOf } from '@pfs/jobs';
 import type { Logger } from '@pfs/logger';
+<<<<<<< HEAD
 import { createRedisClient } from '@pfs/redis';
 import { Processor, Queue, Worker, WorkerOptions } from 'bullmq';
+=======
+import { createRedisClient, redisAddressOf } from '@pfs/redis';
+import { jobQueuePrefix } from '@pfs/jobs';
+import { Processor, Queue, Worker } from 'bullmq';
+>>>>>>> fc22599 (Redis Cluster: REDIS_CLUSTER_NODES makes every client of api, auth, worker and the CLI an ioredis Cluster (libs/redis builds them all; the Cluster keeps the single client's prefix, timeouts, offline-queue and auto-pipelining settings). Every multi-key operation stays in one hash slot or is split: the API gate reads the token record, then runs the rate limit and the cached /me in one script on the user's slot (rl:{userId}:…, user-profile:{userId}; one round trip on a single server as before); token record and grant set, session and session index written in an order that keeps the index a superset; the token endpoint's two counters in two MULTIs sent together; DEL/MGET of many keys one per key (deleteKeys, getMany); BullMQ's prefix is a hash tag {<prefix>bull} on a cluster, as BullMQ requires. Tested on a real three-master cluster (startPrivateRedisCluster, started on loopback by the Jest global setup): the jest project redis-cluster runs the auth integration suites, the API conventions (rate limit included), the /me cache, the exports suites and the worker's export queue again on it. docs/scaling.md: the processes and Redis Cluster sections)
 import type { WorkerConfig } from './config';
 import { createExportProcessor, ExportJobHandler } from './processors/export-resources.processor';
 import { createImportProcessor, ImportJobHandler } from './processors/import.processor';
@@ -46,14 +51,14 @@ function startQueueWorker(
   settings?: WorkerOptions['settings'],
 ): Worker {
   const connection = createRedisClient({
-    url: config.REDIS_URL,
+    ...redisAddressOf(config),
     keyPrefix: '',
     forBlockingQueue: true,
     lazyConnect: false,
   });
   const worker = new Worker(queueName, processor, {
     connection,
-    prefix: queuePrefix(config.REDIS_KEY_PREFIX),
+    prefix: jobQueuePrefix(config),
     concurrency,
     autorun: true,
     stalledInterval: config.WORKER_STALLED_INTERVAL_MS,
@@ -187,12 +192,12 @@ export function startRecurringWorkers(
 /** Runs `work` with a queue handle of its own (closed afterwards). */
 async function withQueue(config: WorkerConfig, name: string, work: (queue: Queue) => Promise<unknown>) {
   const connection = createRedisClient({
-    url: config.REDIS_URL,
+    ...redisAddressOf(config),
     keyPrefix: '',
     forBlockingQueue: true,
     lazyConnect: false,
   });
-  const queue = new Queue(name, { connection, prefix: queuePrefix(config.REDIS_KEY_PREFIX) });
+  const queue = new Queue(name, { connection, prefix: jobQueuePrefix(config) });
   try {
     await work(queue);
   } finally {

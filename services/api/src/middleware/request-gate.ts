@@ -4,72 +4,21 @@ import {
   hashToken,
   parseAccessTokenRecord,
   USER_PROFILE_KEY_PREFIX,
+  userProfileGenerationKey,
+  userProfileKey,
 } from '@pfs/contracts';
-import type { Redis } from '@pfs/redis';
+import { isCluster, type Redis } from '@pfs/redis';
 import type { ProfileMiss } from '../modules/me/user-profile-cache';
+import { CLUSTER_GATE, SINGLE_SERVER_GATE } from './gate-scripts';
 
 /**
- * Authentication and rate limiting in one Redis round trip: the script reads the token's introspection
- * record, derives the rate-limit subject from it (user + application; the client IP when unauthenticated)
- * and applies a sliding-window counter: two fixed buckets, the previous one weighted by how much of it
- * still overlaps the window. Memory is two integers per subject, whatever the limit.
- * Keys other than KEYS[1] are built in the script from the deployment prefix (ioredis prefixes only KEYS).
- * When asked (ARGV[7], the profile key prefix), it also returns the token's user's cached `/me`
- * representation, or on a miss that user's write generation (UserProfileCache): the profile key comes from
- * the record's own `sub`, never from the request, so a token reads only its own user's profile.
+ * Authentication and rate limiting in one Redis round trip (two on a Redis Cluster): the token's
+ * introspection record, the rate-limit subject derived from it (user + application; the client IP when
+ * unauthenticated) and its sliding-window counter (gate-scripts.ts). When asked, it also returns the token's
+ * user's cached `/me` representation, or on a miss that user's write generation (UserProfileCache): the
+ * profile key comes from the record's own `sub`, never from the request, so a token reads only its own
+ * user's profile.
  */
-const GATE_SCRIPT = `
-local record = redis.call('GET', KEYS[1])
-local subject = nil
-local decoded = nil
-if record then
-  local ok
-  ok, decoded = pcall(cjson.decode, record)
-  if ok and type(decoded) == 'table' and decoded.sub then
-    subject = 'u:' .. tostring(decoded.sub) .. ':' .. tostring(decoded.client_id or 'personal')
-  else
-    record = false
-  end
-end
-if not subject then subject = 'ip:' .. ARGV[5] end
-local now = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local limit = tonumber(ARGV[4])
-local bucket = math.floor(now / window)
-local base = 'rl:' .. subject .. ':'
-local current = tonumber(redis.call('GET', ARGV[1] .. base .. bucket) or '0')
-local previous = tonumber(redis.call('GET', ARGV[1] .. base .. (bucket - 1)) or '0')
-local weight = 1 - (now % window) / window
-local used = math.floor(previous * weight) + current
-local allowed = 1
-if ARGV[6] == '1' then
-  if used >= limit then
-    allowed = 0
-  else
-    current = redis.call('INCR', ARGV[1] .. base .. bucket)
-    if current == 1 then redis.call('PEXPIRE', ARGV[1] .. base .. bucket, window * 2) end
-    used = used + 1
-  end
-end
-local wait = 0
-if allowed == 0 then
-  local offset = now % window
-  if current < limit and previous > 0 then
-    wait = math.max(0, window * (1 - (limit - current) / previous) - offset)
-  else
-    wait = (window - offset) + window * (1 - limit / math.max(current, limit))
-  end
-end
-local profile = false
-local generation = false
-if record and ARGV[7] ~= '' then
-  local profileKey = ARGV[1] .. ARGV[7] .. tostring(decoded.sub)
-  profile = redis.call('GET', profileKey)
-  if not profile then generation = redis.call('GET', profileKey .. ':gen') or '0' end
-end
-return { record or false, allowed, used, math.ceil(wait), base .. bucket, profile, generation }
-`;
-
 export interface GateOptions {
   /** REDIS_KEY_PREFIX: the script builds its own keys under it. */
   keyPrefix: string;
@@ -99,6 +48,24 @@ export interface GateCheckOptions {
 }
 
 type GateReply = [string | null, number, number, number, string, string | null, string | null];
+type ClusterGateReply = [number, number, number, string | null, string | null];
+type GateCommands = {
+  pfsGate(...args: unknown[]): Promise<GateReply>;
+  pfsClusterGate(...args: unknown[]): Promise<ClusterGateReply>;
+};
+
+/** The rate-limit subject of a raw record, as the single-server script derives it. */
+function subjectOf(raw: string | null): { userId: string; app: string } | undefined {
+  if (!raw) return undefined;
+  try {
+    const decoded = JSON.parse(raw) as { sub?: unknown; client_id?: unknown };
+    if (!decoded || typeof decoded !== 'object' || decoded.sub === undefined || decoded.sub === null)
+      return undefined;
+    return { userId: String(decoded.sub), app: String(decoded.client_id ?? 'personal') };
+  } catch {
+    return undefined;
+  }
+}
 
 export class RequestGate {
   constructor(
@@ -106,26 +73,32 @@ export class RequestGate {
     readonly options: GateOptions,
   ) {
     if (!('pfsGate' in redis)) {
-      redis.defineCommand('pfsGate', { numberOfKeys: 1, lua: GATE_SCRIPT });
+      redis.defineCommand('pfsGate', { numberOfKeys: 1, lua: SINGLE_SERVER_GATE });
+      // No numberOfKeys: the key count comes first in each call (two keys, or four with the profile).
+      redis.defineCommand('pfsClusterGate', { lua: CLUSTER_GATE });
     }
+  }
+
+  private get commands(): GateCommands {
+    return this.redis as unknown as GateCommands;
   }
 
   /** Authenticates `token` (may be undefined) and counts the request unless `options.count` is false. */
   async check(token: string | undefined, clientIp: string, options: GateCheckOptions): Promise<GateResult> {
     const key = accessTokenKey(token ? hashToken(token) : 'none');
-    const windowMs = this.options.windowSeconds * 1000;
-    const reply = (await (
-      this.redis as unknown as { pfsGate: (...args: unknown[]) => Promise<GateReply> }
-    ).pfsGate(
-      key,
-      this.options.keyPrefix,
-      Date.now(),
-      windowMs,
-      this.options.limit,
-      clientIp,
-      options.count ? '1' : '0',
-      options.profile ? USER_PROFILE_KEY_PREFIX : '',
-    )) as GateReply;
+    const now = Date.now();
+    const reply = isCluster(this.redis)
+      ? await this.checkOnCluster(token ? key : undefined, clientIp, now, options)
+      : await this.commands.pfsGate(
+          key,
+          this.options.keyPrefix,
+          now,
+          this.options.windowSeconds * 1000,
+          this.options.limit,
+          clientIp,
+          options.count ? '1' : '0',
+          options.profile ? USER_PROFILE_KEY_PREFIX : '',
+        );
     const [raw, allowed, used, waitMs, bucketKey, cached, generation] = reply;
     let record = token ? parseAccessTokenRecord(raw) : undefined;
     if (record?.exp !== undefined && record.exp * 1000 <= Date.now()) record = undefined;
@@ -145,6 +118,35 @@ export class RequestGate {
       retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
       bucketKey,
     };
+  }
+
+  /**
+   * On a Redis Cluster the token's record and the subject's keys live in different slots: the record is
+   * read first, then the limit (and profile) script runs on the subject's slot with every key declared.
+   */
+  private async checkOnCluster(
+    key: string | undefined,
+    clientIp: string,
+    now: number,
+    options: GateCheckOptions,
+  ): Promise<GateReply> {
+    const raw = key ? await this.redis.get(key) : null;
+    const subject = subjectOf(raw);
+    const windowMs = this.options.windowSeconds * 1000;
+    const bucket = Math.floor(now / windowMs);
+    const base = subject ? `rl:{${subject.userId}}:${subject.app}:` : `rl:{ip:${clientIp}}:`;
+    const keys = [`${base}${bucket}`, `${base}${bucket - 1}`];
+    if (subject && options.profile)
+      keys.push(userProfileKey(subject.userId), userProfileGenerationKey(subject.userId));
+    const [allowed, used, waitMs, cached, generation] = await this.commands.pfsClusterGate(
+      keys.length,
+      ...keys,
+      now,
+      windowMs,
+      this.options.limit,
+      options.count ? '1' : '0',
+    );
+    return [subject ? raw : null, allowed, used, waitMs, `${base}${bucket}`, cached, generation];
   }
 
   /** Gives back one request (a 304 does not count). */

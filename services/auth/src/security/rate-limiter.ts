@@ -1,5 +1,5 @@
 import { rateLimitRefusals } from '@pfs/http';
-import type { Redis } from '@pfs/redis';
+import { isCluster, type ChainableCommander, type Redis } from '@pfs/redis';
 
 /** The metric names the limit by its bucket's kind (`signin-ip`, `token-client`…), never the bucket itself. */
 const countRefusal = (bucket: string) => rateLimitRefusals.inc({ limit: bucket.split(':', 1)[0] });
@@ -65,14 +65,15 @@ export class RateLimiter {
     read: { bucket: string; limit: number },
   ): Promise<{ counted: LimitState; read: LimitState }> {
     const [countedKey, readKey] = [this.key(counted.bucket), this.key(read.bucket)];
-    const results = await this.redis
-      .multi()
-      .incr(countedKey)
-      .expire(countedKey, this.windowSeconds, 'NX')
-      .ttl(countedKey)
-      .get(readKey)
-      .ttl(readKey)
-      .exec();
+    const counting = (m: ChainableCommander) =>
+      m.incr(countedKey).expire(countedKey, this.windowSeconds, 'NX').ttl(countedKey);
+    const reading = (m: ChainableCommander) => m.get(readKey).ttl(readKey);
+    // On a Redis Cluster the two counters hash to different slots: one MULTI each, sent together.
+    const results = isCluster(this.redis)
+      ? (
+          await Promise.all([counting(this.redis.multi()).exec(), reading(this.redis.multi()).exec()])
+        ).flatMap((part) => part ?? [])
+      : await reading(counting(this.redis.multi())).exec();
     const count = Number(results?.[0]?.[1] ?? 0);
     const countedTtl = Number(results?.[2]?.[1] ?? this.windowSeconds);
     const readCount = Number(results?.[3]?.[1] ?? 0);

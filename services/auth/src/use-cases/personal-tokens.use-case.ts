@@ -1,6 +1,6 @@
 import { formatScope, generateToken, hashToken, personalTokenUsedKey, SCOPE_AREAS } from '@pfs/contracts';
 import { inputError, notFound } from '@pfs/errors';
-import type { Redis } from '@pfs/redis';
+import { getMany, type Redis } from '@pfs/redis';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
 import type { AuthRepositories } from '../auth-repositories';
 
@@ -63,7 +63,10 @@ export async function listPersonalTokens(
 ): Promise<PersonalTokenSummary[]> {
   const records = await deps.repos.tokens.listPersonal(userId);
   if (!records.length) return [];
-  const marks = await deps.redis.mget(...records.map((record) => personalTokenUsedKey(record.id)));
+  const marks = await getMany(
+    deps.redis,
+    records.map((record) => personalTokenUsedKey(record.id)),
+  );
   return records.map((record, index) => {
     const mark = Number(marks[index]);
     return {

@@ -1,5 +1,5 @@
 import { generateToken, hashToken, sessionKey, userSessionsKey } from '@pfs/contracts';
-import type { Redis } from '@pfs/redis';
+import { deleteKeys, getMany, type Redis } from '@pfs/redis';
 
 export interface Session {
   userId: string;
@@ -23,6 +23,9 @@ const PENDING_TTL_SECONDS = 300;
 /**
  * Sign-in sessions of the authorization pages, in Redis under the hash of the cookie value, with a set per
  * user of their session hashes (the index behind the list of sessions and "sign out everywhere").
+ * A session and its user's index hash to different Redis Cluster slots (a session is found by its cookie
+ * alone), so no command spans both: the index learns a session before it exists and forgets it after it is
+ * gone, and so always lists at least every live session (`listOf` drops what it lists of dead ones).
  */
 export class SessionStore {
   constructor(
@@ -36,11 +39,11 @@ export class SessionStore {
     const session: Session = { userId, createdAt: Date.now(), userAgent: userAgent?.slice(0, 200) };
     await this.redis
       .multi()
-      .set(sessionKey(hash), JSON.stringify(session), 'EX', this.ttlSeconds)
       .sadd(userSessionsKey(userId), hash)
       // The index lives as long as the newest session.
       .expire(userSessionsKey(userId), this.ttlSeconds)
       .exec();
+    await this.redis.set(sessionKey(hash), JSON.stringify(session), 'EX', this.ttlSeconds);
     return id;
   }
 
@@ -59,16 +62,15 @@ export class SessionStore {
     if (!id) return;
     const session = await this.find(id);
     const hash = hashToken(id);
-    const pipeline = this.redis.multi().del(sessionKey(hash));
-    if (session) pipeline.srem(userSessionsKey(session.userId), hash);
-    await pipeline.exec();
+    await this.redis.del(sessionKey(hash));
+    if (session) await this.redis.srem(userSessionsKey(session.userId), hash);
   }
 
   /** The user's live sessions, newest first; index entries of expired sessions are dropped on the way. */
   async listOf(userId: string): Promise<ListedSession[]> {
     const hashes = await this.redis.smembers(userSessionsKey(userId));
     if (!hashes.length) return [];
-    const values = await this.redis.mget(hashes.map(sessionKey));
+    const values = await getMany(this.redis, hashes.map(sessionKey));
     const gone = hashes.filter((_hash, index) => values[index] === null);
     if (gone.length) await this.redis.srem(userSessionsKey(userId), ...gone);
     return hashes
@@ -82,18 +84,16 @@ export class SessionStore {
   /** Ends one of the user's sessions by its listed id; another user's id ends nothing. */
   async destroyListed(userId: string, sessionHash: string): Promise<void> {
     if (!(await this.redis.sismember(userSessionsKey(userId), sessionHash))) return;
-    await this.redis.multi().del(sessionKey(sessionHash)).srem(userSessionsKey(userId), sessionHash).exec();
+    await this.redis.del(sessionKey(sessionHash));
+    await this.redis.srem(userSessionsKey(userId), sessionHash);
   }
 
   /** Ends every session of the user but `keepHash` (the browser that asked); returns how many ended. */
   async destroyAllOf(userId: string, keepHash?: string): Promise<number> {
     const hashes = (await this.redis.smembers(userSessionsKey(userId))).filter((hash) => hash !== keepHash);
     if (!hashes.length) return 0;
-    await this.redis
-      .multi()
-      .del(...hashes.map(sessionKey))
-      .srem(userSessionsKey(userId), ...hashes)
-      .exec();
+    await deleteKeys(this.redis, hashes.map(sessionKey));
+    await this.redis.srem(userSessionsKey(userId), ...hashes);
     return hashes.length;
   }
 

@@ -1,5 +1,5 @@
 import { accessTokenKey, grantTokensKey } from '@pfs/contracts';
-import type { Redis } from '@pfs/redis';
+import { deleteKeys, type Redis } from '@pfs/redis';
 import type { CliRepositories } from '../dependencies';
 
 export interface RevokeTokensDependencies {
@@ -23,6 +23,6 @@ export async function revokeTokens(
 ): Promise<RevocationCounts> {
   const revoked = await deps.repos.tokens.revokeAllOf(owner);
   const keys = [...revoked.tokenHashes.map(accessTokenKey), ...revoked.grantIds.map(grantTokensKey)];
-  if (keys.length) await deps.redis.del(...keys);
+  await deleteKeys(deps.redis, keys);
   return { revoked_tokens: revoked.tokenHashes.length, revoked_grants: revoked.grantIds.length };
 }

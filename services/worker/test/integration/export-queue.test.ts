@@ -8,9 +8,9 @@ import {
   EXPORT_JOB_NAME,
   EXPORT_QUEUE_NAME,
   exportJobId,
-  queuePrefix,
 } from '@pfs/contracts';
-import { createRedisClient } from '@pfs/redis';
+import { jobQueuePrefix } from '@pfs/jobs';
+import { createRedisClient, redisAddressOf } from '@pfs/redis';
 import type { ObjectStorage } from '@pfs/storage';
 import { testLogger } from '@pfs/testing';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
@@ -35,17 +35,17 @@ const env = {
 };
 const config = loadWorkerConfig(env);
 const connection = createRedisClient({
-  url: config.REDIS_URL,
+  ...redisAddressOf(config),
   keyPrefix: '',
   forBlockingQueue: true,
   lazyConnect: false,
 });
-const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: queuePrefix(prefix) });
+const queue = new Queue(EXPORT_QUEUE_NAME, { connection, prefix: jobQueuePrefix(config) });
 const events = new QueueEvents(EXPORT_QUEUE_NAME, {
   connection: connection.duplicate(),
-  prefix: queuePrefix(prefix),
+  prefix: jobQueuePrefix(config),
 });
-const slotsRedis = createRedisClient({ url: config.REDIS_URL, keyPrefix: prefix, lazyConnect: false });
+const slotsRedis = createRedisClient({ ...redisAddressOf(config), keyPrefix: prefix, lazyConnect: false });
 
 let pipeline: TestPipeline;
 const workers: Worker[] = [];
@@ -336,7 +336,7 @@ describe('the export queue', () => {
     await scheduleRecurringJobs(config);
     await scheduleRecurringJobs(config);
     const schedulersOf = async (name: string) => {
-      const own = new Queue(name, { connection, prefix: queuePrefix(prefix) });
+      const own = new Queue(name, { connection, prefix: jobQueuePrefix(config) });
       try {
         return await own.getJobSchedulers();
       } finally {

@@ -1,4 +1,4 @@
-import { createRedisClient, Redis } from '@pfs/redis';
+import { createRedisClient, Redis, redisAddressOf } from '@pfs/redis';
 import { createDataSource, DatabaseTimeouts, resourceEntities } from '@pfs/resource-store';
 import { FsStorage, ObjectStorage } from '@pfs/storage';
 import { testLogger } from '@pfs/testing';
@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import { loadWorkerConfig } from '../../src/config';
 import { workerRepositories } from '../../src/dependencies';
 import type { Mailer } from '../../src/delivery/mailer';
 import { createUserSlots } from '../../src/delivery/user-slots';
@@ -38,7 +39,7 @@ export async function createTestPipeline(
   });
   await dataSource.initialize();
   const redis = createRedisClient({
-    url: process.env.REDIS_URL!,
+    ...redisAddressOf(loadWorkerConfig()),
     keyPrefix: process.env.REDIS_KEY_PREFIX!,
     lazyConnect: false,
   });

@@ -1,4 +1,4 @@
-import { createRedisClient } from '@pfs/redis';
+import { createRedisClient, redisAddressOf } from '@pfs/redis';
 import { testLogger } from '@pfs/testing';
 import { Readable } from 'node:stream';
 import { loadWorkerConfig } from '../../src/config';
@@ -15,7 +15,7 @@ async function main() {
   const config = loadWorkerConfig();
   const pipeline = await createTestPipeline();
   const redis = createRedisClient({
-    url: config.REDIS_URL,
+    ...redisAddressOf(config),
     keyPrefix: config.REDIS_KEY_PREFIX,
     lazyConnect: false,
   });

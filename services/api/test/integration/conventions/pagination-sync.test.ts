@@ -1,3 +1,4 @@
+import { keysMatching } from '@pfs/redis';
 import { categoriesTable } from '@pfs/resource-store';
 import request from 'supertest';
 import {
@@ -221,7 +222,10 @@ describe('pagination and sync', () => {
     await createCategory(t.app, user, { name: 'a', type: 'expense' });
     expect(await total()).toBe('1');
     expect(await total('per_page=10')).toBe('1');
-    const keys = await t.deps.redis.keys(`${process.env.REDIS_KEY_PREFIX}count:categories:${user.userId}:*`);
+    const keys = await keysMatching(
+      t.deps.redis,
+      `${process.env.REDIS_KEY_PREFIX}count:categories:${user.userId}:*`,
+    );
     expect(keys.length).toBeGreaterThan(0);
     const id = await createCategory(t.app, user, { name: 'b', type: 'income' });
     expect(await total()).toBe('2');

@@ -1,4 +1,4 @@
-import { createRedisClient } from '@pfs/redis';
+import { createRedisClient, redisAddressOf } from '@pfs/redis';
 import { testLogger } from '@pfs/testing';
 import type { Worker } from 'bullmq';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -37,7 +37,7 @@ export async function startExportHarness(): Promise<ExportHarness> {
   const api = await startApiTestApp(env);
   const config = loadWorkerConfig({ ...process.env, ...env, WORKER_CONCURRENCY: '4' });
   const redis = createRedisClient({
-    url: config.REDIS_URL,
+    ...redisAddressOf(config),
     keyPrefix: config.REDIS_KEY_PREFIX,
     lazyConnect: false,
   });
