@@ -1,5 +1,5 @@
 import { accessTokenKey, grantTokensKey, sessionKey, userSessionsKey } from '@pfs/contracts';
-import type { Redis } from '@pfs/redis';
+import { deleteKeys, type Redis } from '@pfs/redis';
 import type { CredentialRepository, TokenRepository } from '@pfs/resource-store';
 
 export interface RevokeAccessDependencies {
@@ -24,7 +24,7 @@ export async function revokeAllAccess(
     ...sessions.map(sessionKey),
     userSessionsKey(userId),
   ];
-  await deps.redis.del(...keys);
+  await deleteKeys(deps.redis, keys);
   return { tokens: revoked.tokenHashes.length, grants: revoked.grantIds.length, sessions: sessions.length };
 }
 

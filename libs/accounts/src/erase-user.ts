@@ -6,7 +6,7 @@ import {
   userProfileKey,
   userRateLimitKeyPattern,
 } from '@pfs/contracts';
-import type { Redis } from '@pfs/redis';
+import { deleteKeys, scanKeys, type Redis } from '@pfs/redis';
 import type { ClientRepository, TokenRepository, UserAccountRepository } from '@pfs/resource-store';
 import type { ObjectStorage } from '@pfs/storage';
 import { revokeAllAccess } from './close-account';
@@ -28,12 +28,11 @@ export interface ErasedUser {
 /** Deletes the keys matching `pattern` under the client's key prefix (SCAN returns them prefixed). */
 async function deleteMatching(redis: Redis, pattern: string): Promise<void> {
   const prefix = String(redis.options.keyPrefix ?? '');
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}${pattern}`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length) await redis.del(...keys.map((key) => key.slice(prefix.length)));
-  } while (cursor !== '0');
+  for await (const keys of scanKeys(redis, `${prefix}${pattern}`))
+    await deleteKeys(
+      redis,
+      keys.map((key) => key.slice(prefix.length)),
+    );
 }
 
 /** Where the API and the worker store a user's files: `images/<id>/…`, `exports/<id>/…` and `imports/<id>/…`. */
@@ -66,7 +65,7 @@ export async function eraseUser(
   for (const clientId of clients) {
     const ofClient = await deps.repos.tokens.revokeAllOf({ clientId });
     const keys = [...ofClient.tokenHashes.map(accessTokenKey), ...ofClient.grantIds.map(grantTokensKey)];
-    if (keys.length) await deps.redis.del(...keys);
+    await deleteKeys(deps.redis, keys);
   }
 
   let deletedFiles = 0;

@@ -7,7 +7,7 @@ export const sessionKey = (sessionHash: string) => `session:${sessionHash}`;
 export const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
 
 /**
- * The API's rate-limit counters of a user (`rl:u:<userId>:<client>:<window>`, written by its gate script):
+ * The API's rate-limit counters of a user (`rl:{<userId>}:<client>:<window>`, written by its gate script):
  * short-lived, but named by the user's id, so the account deletion removes them too (a SCAN pattern).
  */
-export const userRateLimitKeyPattern = (userId: string) => `rl:u:${userId}:*`;
+export const userRateLimitKeyPattern = (userId: string) => `rl:{${userId}}:*`;

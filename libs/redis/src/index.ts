@@ -8,6 +8,7 @@ export {
   getMany,
   isCluster,
   keysMatching,
+  scanKeys,
   openRedis,
   redisAddressOf,
   redisOptionsOf,

@@ -163,9 +163,25 @@ export async function getMany(client: Redis, keys: string[]): Promise<Array<stri
   return client.mget(...keys);
 }
 
-/** The keys matching `pattern` (full names, prefix included): KEYS, on every master of a cluster. */
+/**
+ * The keys matching `pattern` (full names, prefix included: SCAN does not prefix patterns), in SCAN batches;
+ * on a cluster, on every master.
+ */
+export async function* scanKeys(client: Redis, pattern: string): AsyncGenerator<string[]> {
+  const targets = isCluster(client) ? (client as unknown as Cluster).nodes('master') : [client];
+  for (const node of targets) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) yield keys;
+    } while (cursor !== '0');
+  }
+}
+
+/** Every key matching `pattern` (see `scanKeys`). */
 export async function keysMatching(client: Redis, pattern: string): Promise<string[]> {
-  if (!isCluster(client)) return client.keys(pattern);
-  const masters = (client as unknown as Cluster).nodes('master');
-  return (await Promise.all(masters.map((node) => node.keys(pattern)))).flat();
+  const found: string[] = [];
+  for await (const keys of scanKeys(client, pattern)) found.push(...keys);
+  return found;
 }

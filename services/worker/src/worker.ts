@@ -20,14 +20,9 @@ import {
 } from '@pfs/contracts';
 import { webhookRetryPolicyOf } from '@pfs/jobs';
 import type { Logger } from '@pfs/logger';
-<<<<<<< HEAD
-import { createRedisClient } from '@pfs/redis';
-import { Processor, Queue, Worker, WorkerOptions } from 'bullmq';
-=======
 import { createRedisClient, redisAddressOf } from '@pfs/redis';
 import { jobQueuePrefix } from '@pfs/jobs';
-import { Processor, Queue, Worker } from 'bullmq';
->>>>>>> fc22599 (Redis Cluster: REDIS_CLUSTER_NODES makes every client of api, auth, worker and the CLI an ioredis Cluster (libs/redis builds them all; the Cluster keeps the single client's prefix, timeouts, offline-queue and auto-pipelining settings). Every multi-key operation stays in one hash slot or is split: the API gate reads the token record, then runs the rate limit and the cached /me in one script on the user's slot (rl:{userId}:…, user-profile:{userId}; one round trip on a single server as before); token record and grant set, session and session index written in an order that keeps the index a superset; the token endpoint's two counters in two MULTIs sent together; DEL/MGET of many keys one per key (deleteKeys, getMany); BullMQ's prefix is a hash tag {<prefix>bull} on a cluster, as BullMQ requires. Tested on a real three-master cluster (startPrivateRedisCluster, started on loopback by the Jest global setup): the jest project redis-cluster runs the auth integration suites, the API conventions (rate limit included), the /me cache, the exports suites and the worker's export queue again on it. docs/scaling.md: the processes and Redis Cluster sections)
+import { Processor, Queue, Worker, WorkerOptions } from 'bullmq';
 import type { WorkerConfig } from './config';
 import { createExportProcessor, ExportJobHandler } from './processors/export-resources.processor';
 import { createImportProcessor, ImportJobHandler } from './processors/import.processor';
