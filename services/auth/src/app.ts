@@ -27,6 +27,7 @@ import { registerRoutes } from './routes/register.routes';
 import { revokeRoutes } from './routes/revoke.routes';
 import { tokenRoutes } from './routes/token.routes';
 import { secretQueryMiddleware } from './web/secret-query.middleware';
+import { htmlErrorPages, htmlNotFound } from './web/html-errors';
 
 /** Builds the auth app from its dependencies; no I/O happens here. */
 export function buildAuthApp(deps: AuthDependencies): Express {
@@ -99,7 +100,9 @@ export function buildAuthApp(deps: AuthDependencies): Express {
       },
     }),
   );
+  app.use(htmlNotFound);
   app.use(routeNotFoundMiddleware);
+  app.use(htmlErrorPages(deps.logger));
   app.use(errorMiddleware(deps.logger));
   return app;
 }

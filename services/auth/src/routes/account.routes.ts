@@ -51,6 +51,7 @@ export interface AccountPageExtra {
   notice?: RawHtml;
   error?: string;
   passwordErrors?: PasswordFormErrors;
+  errorField?: string;
   status?: number;
 }
 
@@ -146,7 +147,7 @@ export function accountRoutes(deps: AccountRoutesDependencies): Router {
       await forgivePasswordAttempt(deps.passwordLimits, attempt);
       await render(req, res, user);
     } catch (error) {
-      await render(req, res, user, { error: userMessage(error) });
+      await render(req, res, user, { error: userMessage(error), errorField: 'disable_password' });
     }
   });
 
@@ -159,7 +160,7 @@ export function accountRoutes(deps: AccountRoutesDependencies): Router {
       const created = await createPersonalToken(deps, { userId: user.id, name: req.body.name });
       await render(req, res, user, { notice: newTokenNotice(created.name, created.token) });
     } catch (error) {
-      await render(req, res, user, { error: userMessage(error) });
+      await render(req, res, user, { error: userMessage(error), errorField: 'token_name' });
     }
   });
 

@@ -15,6 +15,7 @@ import { consentPage, errorPage, verifyFirstPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
 import { clientNetwork } from '../security/client-network';
 import type { AuthRepositories } from '../auth-repositories';
+import type { User } from '@pfs/resource-store';
 
 export interface AuthorizeRoutesDependencies {
   repos: Pick<AuthRepositories, 'clients' | 'grants' | 'tokens' | 'users' | 'credentials'>;
@@ -63,21 +64,27 @@ function allowFormRedirectTo(res: Response, redirectUri: string) {
 }
 
 /**
- * The signed-in user when their address is verified; otherwise answers the "verify first" page (403) and
- * gives undefined: an unverified account cannot give applications access (docs/auth.md).
+ * Whether the signed-in user may give access: their address is verified. An unverified one gets the
+ * "verify first" page (403) and 'refused'; a user gone meanwhile is 'gone' (the caller decides).
  */
-async function verifiedUser(deps: AuthorizeRoutesDependencies, req: Request, res: Response, userId: string) {
+async function verificationOf(
+  deps: AuthorizeRoutesDependencies,
+  req: Request,
+  res: Response,
+  userId: string,
+): Promise<{ user: User } | 'refused' | 'gone'> {
   const [user, credential] = await Promise.all([
     deps.repos.users.findById(userId),
     deps.repos.credentials.findByUserId(userId),
   ]);
-  if (user && credential?.emailVerifiedAt) return user;
+  if (!user || !credential) return 'gone';
+  if (credential.emailVerifiedAt) return { user };
   const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
   res
     .status(403)
     .type('html')
-    .send(verifyFirstPage({ csrfToken, email: user?.email ?? '' }));
-  return undefined;
+    .send(verifyFirstPage({ csrfToken, email: user.email }));
+  return 'refused';
 }
 
 function redirectToSignIn(req: Request, res: Response) {
@@ -154,8 +161,11 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
     const session = await deps.sessions.find(readCookie(req, SESSION_COOKIE));
     if (!session) return redirectToSignIn(req, res);
     res.setHeader('Cache-Control', 'no-store');
-    const user = await verifiedUser(deps, req, res, session.userId);
-    if (!user) return;
+    const verified = await verificationOf(deps, req, res, session.userId);
+    if (verified === 'refused') return;
+    // A session whose account is gone signs in again.
+    if (verified === 'gone') return redirectToSignIn(req, res);
+    const { user } = verified;
     const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
     allowFormRedirectTo(res, check.redirectUri);
     res.type('html').send(
@@ -180,7 +190,8 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
     if (req.body.decision !== 'allow') {
       return res.redirect(302, redirectError(check, 'access_denied', 'The user denied access.'));
     }
-    if (!(await verifiedUser(deps, req, res, session.userId))) return;
+    // A user gone meanwhile falls through: granting fails and the client gets server_error.
+    if ((await verificationOf(deps, req, res, session.userId)) === 'refused') return;
     try {
       res.redirect(302, await grantAccess(deps, req, check, session.userId));
     } catch (error) {

@@ -12,7 +12,7 @@ import type { Logger } from '@pfs/logger';
 import { clearCookie, PENDING_SIGNIN_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '../web/cookies';
 import { issueCsrfToken } from '../web/csrf';
 import { pageForm } from '../web/form';
-import { errorPage, signInPage, signUpPage } from '../web/pages';
+import { errorPage, signInPage, SignUpErrors, signUpPage } from '../web/pages';
 import type { SessionStore } from '../web/session.store';
 import { clientNetwork } from '../security/client-network';
 import type { AuthRepositories } from '../auth-repositories';
@@ -133,9 +133,13 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
       res.redirect(303, returnTo);
     } catch (error) {
       if (!(error instanceof AppError) || !error.isExposed) throw error;
-      const problems = (error.fields ?? []).map(
-        (field) => `${field.field.replace('firstName', 'first name')} ${field.error}`,
-      );
+      const label = { email: 'The email', firstName: 'The first name', password: 'The password' };
+      const problems: SignUpErrors = {};
+      for (const field of error.fields ?? []) {
+        const name = field.field === 'firstName' ? 'first_name' : (field.field as 'email' | 'password');
+        const what = label[field.field as keyof typeof label] ?? field.field;
+        problems[name] ??= `${what} ${field.error}.`;
+      }
       const csrfToken = issueCsrfToken(req, res, deps.secureCookies);
       res
         .status(400)

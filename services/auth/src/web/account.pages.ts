@@ -1,6 +1,6 @@
 import type { TwoFactorSetup, TwoFactorStatus } from '../use-cases/manage-two-factor.use-case';
 import type { PersonalTokenSummary } from '../use-cases/personal-tokens.use-case';
-import { csrfField, dataTable, errorAlert } from './fields';
+import { csrfField, dataTable, errorAlert, FORM_ERROR_ID, inputField } from './fields';
 import { html, RawHtml } from './html';
 import { renderPage } from './layout';
 import { verifyFirstNotice } from './account-mail.pages';
@@ -28,7 +28,11 @@ export function accountNav(csrfToken: string, email: string) {
   </nav>`;
 }
 
-function twoFactorSection(csrfToken: string, status: TwoFactorStatus) {
+/** Which field the page's error is about (tied to it with aria-describedby). */
+const describedIf = (errorField: string | undefined, id: string) =>
+  errorField === id ? FORM_ERROR_ID : undefined;
+
+function twoFactorSection(csrfToken: string, status: TwoFactorStatus, errorField?: string) {
   if (!status.enabled) {
     return html`<p>Two-factor authentication is <strong>off</strong>.</p>
       ${postButton('/account/two-factor/setup', csrfToken, 'Set up two-factor', 'Set up two-factor')}`;
@@ -38,13 +42,20 @@ function twoFactorSection(csrfToken: string, status: TwoFactorStatus) {
     </p>
     <form method="post" action="/account/two-factor/disable">
       ${csrfField(csrfToken)}
-      <label for="disable_password">Password (to turn two-factor off)</label>
-      <input id="disable_password" name="password" type="password" autocomplete="current-password" required />
+      ${inputField({
+        id: 'disable_password',
+        name: 'password',
+        label: 'Password (to turn two-factor off)',
+        type: 'password',
+        autocomplete: 'current-password',
+        required: true,
+        describedBy: describedIf(errorField, 'disable_password'),
+      })}
       <button type="submit" class="secondary">Turn off two-factor</button>
     </form>`;
 }
 
-function tokensSection(csrfToken: string, tokens: PersonalTokenSummary[]) {
+function tokensSection(csrfToken: string, tokens: PersonalTokenSummary[], errorField?: string) {
   const rows = tokens.map(
     (token) =>
       html`<tr>
@@ -61,8 +72,15 @@ function tokensSection(csrfToken: string, tokens: PersonalTokenSummary[]) {
     }
     <form method="post" action="/account/tokens">
       ${csrfField(csrfToken)}
-      <label for="token_name">New token name</label>
-      <input id="token_name" name="name" type="text" maxlength="100" required />
+      ${inputField({
+        id: 'token_name',
+        name: 'name',
+        label: 'New token name',
+        type: 'text',
+        maxlength: 100,
+        required: true,
+        describedBy: describedIf(errorField, 'token_name'),
+      })}
       <button type="submit">Create token</button>
     </form>`;
 }
@@ -93,6 +111,8 @@ export function accountPage(options: {
   sessions: ListedSession[];
   currentSessionId: string | undefined;
   passwordErrors?: PasswordFormErrors;
+  /** The field `error` is about, when it is about one. */
+  errorField?: string;
   notice?: RawHtml;
   error?: string;
 }): string {
@@ -105,12 +125,12 @@ export function accountPage(options: {
       ${errorAlert(options.error)} ${passwordSection(options.csrfToken, options.passwordErrors)}
       <section aria-labelledby="two-factor-heading">
         <h2 id="two-factor-heading">Two-factor authentication</h2>
-        ${twoFactorSection(options.csrfToken, options.twoFactor)}
+        ${twoFactorSection(options.csrfToken, options.twoFactor, options.errorField)}
       </section>
       <section aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">Personal tokens</h2>
         <p>Use a personal token as the HTTP Basic user name (empty password) or as a Bearer token.</p>
-        ${tokensSection(options.csrfToken, options.tokens)}
+        ${tokensSection(options.csrfToken, options.tokens, options.errorField)}
       </section>
       <section aria-labelledby="apps-heading">
         <h2 id="apps-heading">Connected applications</h2>
@@ -142,16 +162,17 @@ export function twoFactorSetupPage(options: {
       <p>Secret: <code class="secret" id="otp-secret">${options.setup.secret}</code></p>
       <form method="post" action="/account/two-factor/enable">
         ${csrfField(options.csrfToken)}
-        <label for="code">Code from the app</label>
-        <input
-          id="code"
-          name="code"
-          type="text"
-          inputmode="numeric"
-          autocomplete="one-time-code"
-          pattern="[0-9]{6}"
-          required
-        />
+        ${inputField({
+          id: 'code',
+          name: 'code',
+          label: 'Code from the app',
+          type: 'text',
+          inputmode: 'numeric',
+          autocomplete: 'one-time-code',
+          pattern: '[0-9]{6}',
+          required: true,
+          describedBy: options.error ? FORM_ERROR_ID : undefined,
+        })}
         <button type="submit">Turn on two-factor</button>
       </form>`,
     { wide: true },

@@ -1,7 +1,7 @@
 import { ALL_SCOPES, parseScope, SCOPE_DESCRIPTIONS } from '@pfs/contracts';
 import type { CreatedClient } from '../use-cases/create-client.use-case';
 import { accountNav } from './account.pages';
-import { csrfField, dataTable, errorAlert } from './fields';
+import { csrfField, dataTable, errorAlert, FORM_ERROR_ID, inputField } from './fields';
 import { html } from './html';
 import { renderPage } from './layout';
 import type { OAuthClientRecord } from '@pfs/resource-store';
@@ -27,7 +27,7 @@ function scopeChoices(selected: string[]) {
     <legend>Default scope</legend>
     ${ALL_SCOPES.map(
       (scope) =>
-        html`<div>
+        html`<div class="choice">
           <input
             type="checkbox"
             id="scope-${scope}"
@@ -35,9 +35,7 @@ function scopeChoices(selected: string[]) {
             value="${scope}"
             ${selected.includes(scope) ? 'checked' : ''}
           />
-          <label for="scope-${scope}" style="display:inline;font-weight:normal"
-            >${scope}: ${SCOPE_DESCRIPTIONS[scope]}</label
-          >
+          <label for="scope-${scope}">${scope}: ${SCOPE_DESCRIPTIONS[scope]}</label>
         </div>`,
     )}
   </fieldset>`;
@@ -71,27 +69,29 @@ export function developerPage(options: {
         <h2 id="register-heading">Register an application</h2>
         <form method="post" action="/developer/apps">
           ${csrfField(options.csrfToken)}
-          <label for="app_name">Name</label>
-          <input
-            id="app_name"
-            name="name"
-            type="text"
-            maxlength="100"
-            required
-            value="${options.form?.name ?? ''}"
-          />
-          <label for="redirect_uri">Redirect URI</label>
-          <input
-            id="redirect_uri"
-            name="redirect_uri"
-            type="text"
-            required
-            value="${options.form?.redirectUri ?? ''}"
-          />
+          ${inputField({
+            id: 'app_name',
+            name: 'name',
+            label: 'Name',
+            type: 'text',
+            maxlength: 100,
+            required: true,
+            value: options.form?.name ?? '',
+            describedBy: options.error ? FORM_ERROR_ID : undefined,
+          })}
+          ${inputField({
+            id: 'redirect_uri',
+            name: 'redirect_uri',
+            label: 'Redirect URI',
+            type: 'text',
+            required: true,
+            value: options.form?.redirectUri ?? '',
+            describedBy: options.error ? FORM_ERROR_ID : undefined,
+          })}
           ${scopeChoices(parseScope(options.form?.scope))}
-          <div>
+          <div class="choice">
             <input type="checkbox" id="implicit" name="implicit" value="yes" />
-            <label for="implicit" style="display:inline;font-weight:normal"
+            <label for="implicit"
               >Public client (browser or mobile app): allow the implicit grant, require PKCE</label
             >
           </div>

@@ -4,23 +4,36 @@ import { html, RawHtml } from './html';
 export const csrfField = (csrfToken: string): RawHtml =>
   html`<input type="hidden" name="csrf_token" value="${csrfToken}" />`;
 
+/** The id of a form-level problem, which the fields it concerns name in `aria-describedby`. */
+export const FORM_ERROR_ID = 'form-error';
+
 /** A form's problem, announced to screen readers; nothing when there is none. */
 export const errorAlert = (error: string | undefined): RawHtml | string =>
-  error ? html`<p class="error" role="alert">${error}</p>` : '';
+  error ? html`<p class="error" role="alert" id="${FORM_ERROR_ID}">${error}</p>` : '';
 
 /** The start of the sign-in and sign-up forms: CSRF, where to go afterwards, and the email. */
-export function accountFields(options: { csrfToken: string; returnTo: string; email?: string }): RawHtml {
+export function accountFields(options: {
+  csrfToken: string;
+  returnTo: string;
+  email?: string;
+  /** The email's own problem (sign-up), shown under it. */
+  emailError?: string;
+  /** A problem of the whole form (sign-in) that concerns the email too. */
+  formError?: boolean;
+}): RawHtml {
   return html`${csrfField(options.csrfToken)}
     <input type="hidden" name="return_to" value="${options.returnTo}" />
-    <label for="email">Email</label>
-    <input
-      id="email"
-      name="email"
-      type="email"
-      autocomplete="username"
-      required
-      value="${options.email ?? ''}"
-    />`;
+    ${inputField({
+      id: 'email',
+      name: 'email',
+      label: 'Email',
+      type: 'email',
+      autocomplete: 'username',
+      required: true,
+      value: options.email ?? '',
+      error: options.emailError,
+      describedBy: options.formError ? FORM_ERROR_ID : undefined,
+    })}`;
 }
 
 /** A table of records: one header per column (an empty one heads a column of buttons), then the rows. */
@@ -52,8 +65,18 @@ export function inputField(options: {
   value?: string;
   hint?: string;
   error?: string;
+  /** Another element describing the field (a form-level error); the field is then marked invalid too. */
+  describedBy?: string;
+  maxlength?: number;
+  inputmode?: string;
+  pattern?: string;
 }): RawHtml {
-  const described = [options.hint ? `${options.id}-hint` : '', options.error ? `${options.id}-error` : '']
+  const invalid = !!(options.error || options.describedBy);
+  const described = [
+    options.describedBy ?? '',
+    options.hint ? `${options.id}-hint` : '',
+    options.error ? `${options.id}-error` : '',
+  ]
     .filter(Boolean)
     .join(' ');
   return html`<label for="${options.id}">${options.label}</label>
@@ -66,8 +89,11 @@ export function inputField(options: {
       ${options.autocomplete ? html`autocomplete="${options.autocomplete}"` : ''}
       ${options.required ? 'required' : ''}
       ${options.minlength ? html`minlength="${options.minlength}"` : ''}
+      ${options.maxlength ? html`maxlength="${options.maxlength}"` : ''}
+      ${options.inputmode ? html`inputmode="${options.inputmode}"` : ''}
+      ${options.pattern ? html`pattern="${options.pattern}"` : ''}
       ${options.value !== undefined ? html`value="${options.value}"` : ''}
       ${described ? html`aria-describedby="${described}"` : ''}
-      ${options.error ? html`aria-invalid="true"` : ''}
+      ${invalid ? html`aria-invalid="true"` : ''}
     />`;
 }

@@ -1,6 +1,6 @@
 import { SCOPE_DESCRIPTIONS } from '@pfs/contracts';
 import { html } from './html';
-import { accountFields, csrfField, errorAlert } from './fields';
+import { accountFields, csrfField, errorAlert, FORM_ERROR_ID, inputField } from './fields';
 import { renderPage } from './layout';
 import { verifyFirstNotice } from './account-mail.pages';
 
@@ -17,9 +17,16 @@ export function signInPage(options: {
     html`<h1>Sign in to PFS</h1>
       ${errorAlert(options.error)}
       <form method="post" action="/login">
-        ${accountFields(options)}
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        ${accountFields({ ...options, formError: !!options.error })}
+        ${inputField({
+          id: 'password',
+          name: 'password',
+          label: 'Password',
+          type: 'password',
+          autocomplete: 'current-password',
+          required: true,
+          describedBy: options.error ? FORM_ERROR_ID : undefined,
+        })}
         <button type="submit">Sign in</button>
       </form>
       ${options.resetByMail ? html`<p><a href="/forgot-password">Forgot your password?</a></p>` : ''}
@@ -84,44 +91,57 @@ export function errorPage(title: string, message: string): string {
   );
 }
 
+/** Sign-up's problems by field: each is shown under its field and listed at the top. */
+export interface SignUpErrors {
+  email?: string;
+  first_name?: string;
+  password?: string;
+}
+
 export function signUpPage(options: {
   csrfToken: string;
   returnTo: string;
   email?: string;
   firstName?: string;
-  errors?: string[];
+  errors?: SignUpErrors;
 }): string {
+  const errors = options.errors ?? {};
+  const listed = Object.values(errors).filter(Boolean);
   return renderPage(
     'Create an account',
     html`<h1>Create your PFS account</h1>
       ${
-        options.errors?.length
+        listed.length
           ? html`<div class="error" role="alert">
+              <p>The account was not created:</p>
               <ul>
-                ${options.errors.map((error) => html`<li>${error}</li>`)}
+                ${listed.map((error) => html`<li>${error}</li>`)}
               </ul>
             </div>`
           : ''
       }
       <form method="post" action="/signup">
-        ${accountFields(options)}
-        <label for="first_name">First name (optional)</label>
-        <input
-          id="first_name"
-          name="first_name"
-          type="text"
-          autocomplete="given-name"
-          value="${options.firstName ?? ''}"
-        />
-        <label for="password">Password (at least 8 characters)</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="new-password"
-          minlength="8"
-          required
-        />
+        ${accountFields({ ...options, emailError: errors.email })}
+        ${inputField({
+          id: 'first_name',
+          name: 'first_name',
+          label: 'First name (optional)',
+          type: 'text',
+          autocomplete: 'given-name',
+          value: options.firstName ?? '',
+          error: errors.first_name,
+        })}
+        ${inputField({
+          id: 'password',
+          name: 'password',
+          label: 'Password',
+          type: 'password',
+          autocomplete: 'new-password',
+          minlength: 8,
+          required: true,
+          hint: 'At least 8 characters.',
+          error: errors.password,
+        })}
         <button type="submit">Create account</button>
       </form>
       <p>
@@ -137,8 +157,15 @@ export function signInSecondFactorPage(options: { csrfToken: string; error?: str
       ${errorAlert(options.error)}
       <form method="post" action="/login/two-factor">
         ${csrfField(options.csrfToken)}
-        <label for="code">Code from your authenticator app, or a recovery code</label>
-        <input id="code" name="code" type="text" autocomplete="one-time-code" required />
+        ${inputField({
+          id: 'code',
+          name: 'code',
+          label: 'Code from your authenticator app, or a recovery code',
+          type: 'text',
+          autocomplete: 'one-time-code',
+          required: true,
+          describedBy: options.error ? FORM_ERROR_ID : undefined,
+        })}
         <button type="submit">Continue</button>
       </form>`,
   );

@@ -28,7 +28,7 @@ describe('sign-up, settings pages, developer page and sign-in limits', () => {
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
   });
 
-  it('when the sign-up form is invalid, then the page lists each problem', async () => {
+  it('when the sign-up form is invalid, then the page lists each problem and ties it to its field', async () => {
     const agent = request.agent(auth.app);
     const page = await agent.get('/signup').expect(200);
     const answer = await agent
@@ -36,8 +36,11 @@ describe('sign-up, settings pages, developer page and sign-in limits', () => {
       .type('form')
       .send({ csrf_token: inputValue(page.text, 'csrf_token'), email: 'not-an-email', password: 'short' })
       .expect(400);
-    expect(answer.text).toContain('email must be an email address');
-    expect(answer.text).toContain('password must be at least 8 characters');
+    expect(answer.text).toContain('<li>The email must be an email address.</li>');
+    expect(answer.text).toContain('<li>The password must be at least 8 characters.</li>');
+    expect(answer.text).toContain('id="email-error">The email must be an email address.');
+    expect(answer.text).toMatch(/id="email"[^>]*aria-describedby="email-error"[^>]*aria-invalid="true"/);
+    expect(answer.text).toMatch(/id="password"[^>]*aria-describedby="password-hint password-error"/);
   });
 
   it('when an account fails sign-in too often, then 429 with Retry-After, even with the right password', async () => {

@@ -45,7 +45,7 @@ export async function startMailCatcher(): Promise<MailCatcher> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    async next(to, timeoutMs = 10_000) {
+    async next(to, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const mail = mails.find((m) => !taken.has(m) && m.to.includes(to.toLowerCase()));
