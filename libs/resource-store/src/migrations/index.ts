@@ -15,6 +15,7 @@ import { PushDeliveryOutbox1763800900000 } from './1763800900000-push-delivery-o
 import { IndexLocatedEntries1763800900100 } from './1763800900100-index-located-entries';
 import { CreateWebhooks1764300000000 } from './1764300000000-create-webhooks';
 import { AddExportWalPosition1764600000000 } from './1764600000000-add-export-wal-position';
+import { WebhookImportEvents1764300100000 } from './1764300100000-webhook-import-events';
 import { CreateImports1764200000000 } from './1764200000000-create-imports';
 
 /** The resource schema, in order. Append new migrations; never edit one that has shipped. */
@@ -38,6 +39,7 @@ export const resourceMigrations: MigrationSet = {
     IndexLocatedEntries1763800900100,
     CreateWebhooks1764300000000,
     AddExportWalPosition1764600000000,
+    WebhookImportEvents1764300100000,
     CreateImports1764200000000,
   ],
 };

@@ -8,6 +8,7 @@ import { currentIteration, viewBudgets } from '../budgets/budget-views.use-case'
 import { presentCategory } from '../categories/categories.presenter';
 import { entryPresenterFor } from '../entries/entry-presenter-for';
 import { presentExport } from '../exports/exports.presenter';
+import { presentImport } from '../imports/imports.presenter';
 import { presentTag } from '../tags/tags.presenter';
 
 type Presented = Record<string, unknown>;
@@ -57,6 +58,10 @@ function objectPresenters(deps: ApiDependencies): Record<string, ObjectPresenter
       const record = await repos.exports.findById(read, id, gone);
       return record && presentExport(record);
     },
+    import: async (read, id) => {
+      const record = await repos.imports.findById(read, id);
+      return record && presentImport(record);
+    },
   };
 }
 
@@ -67,7 +72,7 @@ export type PayloadRenderer = (event: OutboxEvent, app: string) => Promise<Prese
  * The body every webhook of the event's application receives (Standard Webhooks' `type`, `timestamp`,
  * `data`): `data` is the object as its GET route presents it when the event is relayed, and `modified`
  * repeats its version, so a receiver holding a newer one ignores it (or fetches the endpoint with `since`).
- * An object that is gone entirely (or an import, whose resource lives elsewhere) is `{id}`.
+ * An object that is gone entirely is `{id}`.
  */
 export function webhookPayloadRenderer(deps: ApiDependencies): PayloadRenderer {
   const presenters = objectPresenters(deps);

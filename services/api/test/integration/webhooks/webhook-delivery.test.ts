@@ -225,6 +225,32 @@ describe('webhook delivery over HTTPS, signed per Standard Webhooks', () => {
     expect(receiver.received).toHaveLength(0);
   });
 
+  it('when an import reaches imported, then import.imported carries the import as GET /imports/{id} shows it', async () => {
+    const user = await createTestUser(harness.api.deps);
+    const receiver = await harness.receiver();
+    const hook = await register(user, receiver, ['import.imported']);
+    const account = await createAccount(user, 'Bank');
+    const db = harness.api.deps.dataSource;
+    // An import as the worker leaves it before its last step; the status change is what the event follows.
+    const [row] = await db.query(
+      `INSERT INTO imports (user_id, account_id, format, status, rows_total, rows_done, modified_at, change_seq)
+       VALUES ($1, $2, 'csv', 'importing', 2, 2, clock_timestamp(), 1) RETURNING id::text AS id`,
+      [user.userId, account],
+    );
+    await db.query(`UPDATE imports SET status = 'parsed' WHERE id = $1`, [row.id]);
+    expect(receiver.received).toHaveLength(0);
+    await db.query(
+      `UPDATE imports SET status = 'imported', created_count = 2, modified_at = clock_timestamp(), change_seq = 2
+       WHERE id = $1`,
+      [row.id],
+    );
+    const [got] = await receiver.waitFor(1);
+    const body = new Webhook(hook.secret).verify(got.body, got.headers) as Payload;
+    const shown = await request(app()).get(`/imports/${row.id}`).set('Authorization', user.auth).expect(200);
+    expect(body).toMatchObject({ type: 'import.imported', data: shown.body, modified: shown.body.modified });
+    expect(shown.body.status).toBe('imported');
+  });
+
   it('when every attempt fails for the disable period, then the webhook is disabled and its owner notified', async () => {
     const user = await createTestUser(harness.api.deps);
     const receiver = await harness.receiver();
@@ -241,13 +267,13 @@ describe('webhook delivery over HTTPS, signed per Standard Webhooks', () => {
     expect(disabled.disabled_reason).toMatch(
       /^every delivery failed since .* \(last: the receiver answered HTTP 500\)$/,
     );
-    const notifications = await request(app())
-      .get('/me/notifications')
-      .set('Authorization', user.auth)
-      .expect(200);
-    expect(notifications.body).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: 'webhook', action: 'disabled' })]),
-    );
+    // The worker disables the webhook, then notifies its owner: the notification follows shortly.
+    await until('the owner to be notified', async () => {
+      const notifications = await request(app()).get('/me/notifications').set('Authorization', user.auth);
+      return (notifications.body as Array<{ type: string; action: string }>).some(
+        (notification) => notification.type === 'webhook' && notification.action === 'disabled',
+      );
+    });
     const [delivery] = await deliveriesOf(user, hook.id);
     expect(delivery.status).toBe('cancelled');
     const attempts = delivery.attempts.length;
