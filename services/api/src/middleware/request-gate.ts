@@ -51,7 +51,8 @@ type GateReply = [string | null, number, number, number, string, string | null, 
 type ClusterGateReply = [number, number, number, string | null, string | null];
 type GateCommands = {
   pfsGate(...args: unknown[]): Promise<GateReply>;
-  pfsClusterGate(...args: unknown[]): Promise<ClusterGateReply>;
+  pfsClusterGate2(...args: unknown[]): Promise<ClusterGateReply>;
+  pfsClusterGate4(...args: unknown[]): Promise<ClusterGateReply>;
 };
 
 /** The rate-limit subject of a raw record, as the single-server script derives it. */
@@ -74,8 +75,10 @@ export class RequestGate {
   ) {
     if (!('pfsGate' in redis)) {
       redis.defineCommand('pfsGate', { numberOfKeys: 1, lua: SINGLE_SERVER_GATE });
-      // No numberOfKeys: the key count comes first in each call (two keys, or four with the profile).
-      redis.defineCommand('pfsClusterGate', { lua: CLUSTER_GATE });
+      // Two commands with a fixed key count (two keys, or four with the profile), not one taking its count as
+      // its first argument: ioredis's auto pipelining on a cluster routes a call by its first argument.
+      redis.defineCommand('pfsClusterGate2', { numberOfKeys: 2, lua: CLUSTER_GATE });
+      redis.defineCommand('pfsClusterGate4', { numberOfKeys: 4, lua: CLUSTER_GATE });
     }
   }
 
@@ -138,8 +141,9 @@ export class RequestGate {
     const keys = [`${base}${bucket}`, `${base}${bucket - 1}`];
     if (subject && options.profile)
       keys.push(userProfileKey(subject.userId), userProfileGenerationKey(subject.userId));
-    const [allowed, used, waitMs, cached, generation] = await this.commands.pfsClusterGate(
-      keys.length,
+    const gate = keys.length === 4 ? this.commands.pfsClusterGate4 : this.commands.pfsClusterGate2;
+    const [allowed, used, waitMs, cached, generation] = await gate.call(
+      this.redis,
       ...keys,
       now,
       windowMs,
