@@ -16,8 +16,9 @@ export const USER_DATA_TABLES = [
 
 /**
  * Tables with a `user_id` that are never exported: credentials and OAuth state (secrets), device push tokens
- * and their deliveries, internal bookkeeping (idempotency, sync state, revisions) and the exports themselves
- * (their links unlock files).
+ * and their deliveries, internal bookkeeping (idempotency, sync state, revisions), the exports themselves
+ * (their links unlock files), and webhooks (an application's settings, with its encrypted signing secret), their
+ * outbox and delivery log.
  */
 export const PRIVATE_USER_TABLES = [
   'auth_credentials',
@@ -31,6 +32,9 @@ export const PRIVATE_USER_TABLES = [
   'user_sync_state',
   'resource_revisions',
   'exports',
+  'webhooks',
+  'webhook_events',
+  'webhook_deliveries',
 ] as const;
 
 /** Columns never exported from any table, whatever it is. */
