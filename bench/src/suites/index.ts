@@ -7,6 +7,7 @@ import { importsSuite } from './imports.bench';
 import { meSuite } from './me.bench';
 import { meCurrencySuite } from './me-currency.bench';
 import { mergeSuite } from './merge.bench';
+import { scaleSuite } from './scale.bench';
 import { tokensSuite } from './tokens.bench';
 import { writesSuite } from './writes.bench';
 
@@ -22,4 +23,5 @@ export const suites: BenchSuite[] = [
   mergeSuite,
   meCurrencySuite,
   budgetsSuite,
+  scaleSuite,
 ];

@@ -27,6 +27,9 @@ const ROWS = [
   'GET /budgets month, page of 200',
   'GET /budgets/{id}',
   'GET /me/summary month with budget',
+  'scale GET /me ×1 (one Redis, direct)',
+  'scale GET /entries page of 200 ×2 (one Redis, direct)',
+  'scale POST /entries ×2 (Redis Cluster, PgBouncer)',
 ];
 const NOTES = [
   'GET /me / bare throughput',
@@ -45,6 +48,8 @@ const NOTES = [
   'export worker peak RSS after CSV',
   'POST /accounts/merge',
   'PUT /me sign',
+  'scale GET /me (one Redis, direct)',
+  'scale POST /entries (Redis Cluster, PgBouncer)',
 ];
 /** Rows measured at 16 connections beside a replay of the identical answer (their ceiling). */
 const WITH_CEILING = [
