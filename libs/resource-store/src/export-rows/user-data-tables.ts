@@ -17,11 +17,13 @@ export const USER_DATA_TABLES = [
 /**
  * Tables with a `user_id` that are never exported: credentials and OAuth state (secrets), device push tokens
  * and their deliveries, internal bookkeeping (idempotency, sync state, revisions), the exports themselves
- * (their links unlock files), and webhooks (an application's settings, with its encrypted signing secret), their
+ * (their links unlock files), statement imports and their duplicate keys (requests and bookkeeping: the
+ * entries they wrote are exported), and webhooks (an application's settings, with its encrypted signing secret), their
  * outbox and delivery log.
  */
 export const PRIVATE_USER_TABLES = [
   'auth_credentials',
+  'auth_email_tokens',
   'auth_recovery_codes',
   'oauth_authorization_codes',
   'oauth_grants',
@@ -32,6 +34,8 @@ export const PRIVATE_USER_TABLES = [
   'user_sync_state',
   'resource_revisions',
   'exports',
+  'imports',
+  'import_keys',
   'webhooks',
   'webhook_events',
   'webhook_deliveries',
