@@ -131,7 +131,9 @@ describe('DELETE /me: the account and everything of it', () => {
     do {
       const [next, keys] = await api.deps.redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
       cursor = next;
-      found.push(...keys.filter((key) => new RegExp(`(^|:)${userId}(:|$)`).test(key.slice(prefix.length))));
+      found.push(
+        ...keys.filter((key) => new RegExp(`(^|:|\\{)${userId}(:|\\}|$)`).test(key.slice(prefix.length))),
+      );
     } while (cursor !== '0');
     return found;
   }
