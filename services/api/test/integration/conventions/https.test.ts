@@ -49,6 +49,7 @@ describe('HTTPS', () => {
       REQUIRE_HTTPS: '',
       SYNC_TOKEN_SECRET: 'a-long-enough-sync-secret',
       EXPORT_LINK_SECRET: 'an-export-link-secret',
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64url'),
     };
     expect(isHttpsRequired(loadApiConfig({ ...base, NODE_ENV: 'production' }))).toBe(true);
     expect(isHttpsRequired(loadApiConfig({ ...base, NODE_ENV: 'development' }))).toBe(false);
