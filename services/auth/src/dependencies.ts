@@ -34,7 +34,7 @@ import {
 import type { DataSource } from 'typeorm';
 import type { AuthRepositories } from './auth-repositories';
 import { AuthConfig, authConfigShape } from './config';
-import { AccountMailer, createAccountMailer } from './mail/account-mailer';
+import { createMailer, type Mailer } from '@pfs/mail';
 import { createOAuthServer, OAuthModelFor } from './oauth/oauth-server';
 import { PasswordHasher } from './password-hasher';
 import { OtpSecretCipher } from './security/otp-secret.cipher';
@@ -63,7 +63,7 @@ export interface AuthDependencies {
   otpCipher: OtpSecretCipher;
   limiter: RateLimiter;
   /** Account mail (verification, reset); undefined when SMTP_URL is unset. */
-  mailer: AccountMailer | undefined;
+  mailer: Mailer | undefined;
   /** The user contexts and exports of the deletion page's `user_data` export. */
   store: UserStore;
   exports: ExportRepository;
@@ -120,7 +120,7 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     liveTokens: new LiveTokenRepository(dataSource),
     emailTokens: new EmailTokenRepository(dataSource),
   };
-  const mailer = createAccountMailer(config.SMTP_URL, config.SMTP_FROM);
+  const mailer = createMailer(config.SMTP_URL, config.SMTP_FROM);
   const exportJobs = openExportJobQueue(config);
   const accountDeletions = openAccountDeletionQueue(config);
   const introspection = new TokenIntrospectionStore(redis);

@@ -38,7 +38,7 @@ import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import { createStorage, type ObjectStorage } from '@pfs/storage';
 import type { WorkerConfig } from './config';
-import { createMailer } from './delivery/mailer';
+import { createMailer } from '@pfs/mail';
 import { createUserSlots } from './delivery/user-slots';
 import { closePushProviders, createPushProviders } from './push/create-push-providers';
 import { sendDuePushes } from './push/send-due-pushes.use-case';

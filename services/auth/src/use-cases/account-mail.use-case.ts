@@ -2,7 +2,7 @@ import { generateToken, hashToken } from '@pfs/contracts';
 import { inputError } from '@pfs/errors';
 import type { EmailTokenPurpose } from '@pfs/resource-store';
 import type { AuthRepositories } from '../auth-repositories';
-import type { AccountMailer } from '../mail/account-mailer';
+import type { Mailer } from '@pfs/mail';
 import type { PasswordHasher } from '../password-hasher';
 import { NewUserInputSchema } from './create-user.use-case';
 import { AccountRevocationDependencies, revokeEverythingOf } from './revoke-grants.use-case';
@@ -13,14 +13,14 @@ export const RESET_LINK_TTL_SECONDS = 30 * 60;
 
 export interface AccountMailDependencies {
   repos: Pick<AuthRepositories, 'users' | 'credentials' | 'emailTokens'>;
-  mailer: AccountMailer | undefined;
+  mailer: Mailer | undefined;
   /** The public URL of the auth service: the links point at its pages. */
   authUrl: string;
 }
 
 /** Stores a new single-use link (its hash) and mails it; the token itself exists only in the mail. */
 async function mailLink(
-  deps: AccountMailDependencies & { mailer: AccountMailer },
+  deps: AccountMailDependencies & { mailer: Mailer },
   user: { id: string; email: string },
   link: { purpose: EmailTokenPurpose; path: string; ttlSeconds: number },
   mail: (url: string) => { subject: string; text: string },

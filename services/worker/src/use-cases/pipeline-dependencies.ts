@@ -21,7 +21,7 @@ import type {
   WebhookDeliveryRepository,
 } from '@pfs/resource-store';
 import type { ObjectStorage } from '@pfs/storage';
-import type { Mailer } from '../delivery/mailer';
+import type { Mailer } from '@pfs/mail';
 import type { UserSlots } from '../delivery/user-slots';
 
 /** The store as the worker reaches it: every repository, built once (dependencies.ts). */

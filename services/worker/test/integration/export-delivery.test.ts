@@ -3,7 +3,7 @@ import { buffer, text } from 'node:stream/consumers';
 import { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { startS3rver, RunningS3rver } from '../../../../libs/storage/test/start-s3rver';
-import { createMailer } from '../../src/delivery/mailer';
+import { createMailer } from '@pfs/mail';
 import { cleanupExpiredExports } from '../../src/use-cases/cleanup-expired-exports.use-case';
 import { runExport } from '../../src/use-cases/run-export.use-case';
 import { createTestPipeline, TestPipeline } from '../support/pipeline-deps';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { loadWorkerConfig } from '../../src/config';
 import { workerRepositories } from '../../src/dependencies';
-import type { Mailer } from '../../src/delivery/mailer';
+import type { Mailer } from '@pfs/mail';
 import { createUserSlots } from '../../src/delivery/user-slots';
 import type { PipelineDependencies } from '../../src/use-cases/pipeline-dependencies';
 
