@@ -1,7 +1,8 @@
 import { isResourceId } from '@pfs/contracts';
 import type { DataSource } from 'typeorm';
 import { returnedRows } from '../sync/resource-table';
-import { handleOf, type UserRead } from '../sync/user-change';
+import { handleOf, type UserChange, type UserRead } from '../sync/user-change';
+import { WEBHOOK_APP_IS_LIVE } from './webhook-liveness';
 import { toWebhook, type Webhook } from './webhook.repository';
 
 /** An event of the outbox: a committed change one of the user's webhooks subscribes to. */
@@ -36,11 +37,15 @@ export interface WebhookDelivery {
   attempts: WebhookAttempt[];
 }
 
-/** What a delivery attempt needs: the delivery and its webhook with the encrypted secret. */
+/**
+ * What a delivery attempt needs: the delivery and its webhook with the encrypted secret, and whether its
+ * application is still let in by the user (WEBHOOK_APP_IS_LIVE: a revoked app's queued deliveries are not sent).
+ */
 export interface DeliveryToAttempt {
   delivery: WebhookDelivery;
   webhook: Webhook;
   secretEncrypted: string;
+  appIsLive: boolean;
 }
 
 const DELIVERY_COLUMNS = `d.id::text AS id, d.webhook_id::text AS webhook_id, d.user_id::text AS user_id,
@@ -101,10 +106,14 @@ export class WebhookDeliveryRepository {
       .sort((a, b) => Number(a.id) - Number(b.id));
   }
 
-  /** The user's enabled webhooks subscribed to `type`, with the application each belongs to. */
+  /**
+   * The user's enabled webhooks subscribed to `type` whose application the user still lets in (a live grant,
+   * or a live personal token: WEBHOOK_APP_IS_LIVE), with the application each belongs to.
+   */
   async subscribers(userId: string, type: string): Promise<Array<{ id: string; app: string }>> {
     const rows: Array<{ id: string; app: string }> = await this.source.query(
-      `SELECT id::text AS id, app FROM webhooks WHERE user_id = $1 AND enabled AND $2 = ANY (events) ORDER BY id`,
+      `SELECT w.id::text AS id, w.app FROM webhooks w
+       WHERE w.user_id = $1 AND w.enabled AND $2 = ANY (w.events) AND ${WEBHOOK_APP_IS_LIVE} ORDER BY w.id`,
       [userId, type],
     );
     return rows;
@@ -204,7 +213,7 @@ export class WebhookDeliveryRepository {
     const rows: Array<Record<string, unknown>> = await this.source.query(
       `SELECT ${DELIVERY_COLUMNS}, w.id::text AS w_id, w.user_id::text AS w_user_id, w.app, w.url, w.events,
          w.description, w.enabled, w.disabled_reason, w.created_at AS w_created_at, w.modified_at AS w_modified_at,
-         w.secret_encrypted
+         w.secret_encrypted, ${WEBHOOK_APP_IS_LIVE} AS app_is_live
        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = $1`,
       [id],
     );
@@ -217,7 +226,12 @@ export class WebhookDeliveryRepository {
       created_at: row.w_created_at,
       modified_at: row.w_modified_at,
     });
-    return { delivery: toDelivery(row), webhook, secretEncrypted: String(row.secret_encrypted) };
+    return {
+      delivery: toDelivery(row),
+      webhook,
+      secretEncrypted: String(row.secret_encrypted),
+      appIsLive: Boolean(row.app_is_live),
+    };
   }
 
   /**
@@ -254,12 +268,21 @@ export class WebhookDeliveryRepository {
     );
   }
 
-  /** Disables an enabled webhook, saying why; false when it was already disabled (or is gone). */
-  async disable(webhookId: string, reason: string): Promise<boolean> {
-    const rows = await this.source.query(
-      `UPDATE webhooks SET enabled = false, disabled_reason = $2, modified_at = clock_timestamp()
-       WHERE id = $1 AND enabled RETURNING id`,
-      [webhookId, reason],
+  /**
+   * Disables an enabled webhook of the change's user, saying why, and cancels its pending deliveries, in the
+   * change's transaction (the caller notifies the user in that same change: both or neither). False when it
+   * was already disabled (or is gone): then nothing changes.
+   */
+  async disable(change: UserChange, webhookId: string, reason: string): Promise<boolean> {
+    const rows = await handleOf(change).query(
+      `WITH disabled AS (
+         UPDATE webhooks SET enabled = false, disabled_reason = $3, modified_at = clock_timestamp()
+         WHERE id = $1 AND user_id = $2 AND enabled RETURNING id),
+       cancelled AS (
+         UPDATE webhook_deliveries d SET status = 'cancelled', completed_at = clock_timestamp()
+         FROM disabled WHERE d.webhook_id = disabled.id AND d.status = 'pending')
+       SELECT id FROM disabled`,
+      [webhookId, change.userId, reason],
     );
     return returnedRows(rows).length > 0;
   }

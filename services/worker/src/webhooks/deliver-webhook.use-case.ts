@@ -46,7 +46,7 @@ async function attempt(
 
 /**
  * One attempt of one delivery (the job's work). A delivery already finished, or whose webhook is gone, is
- * skipped; one whose webhook is disabled is cancelled. Every attempt is recorded with its status code, latency
+ * skipped; one whose webhook is disabled, or whose application the user no longer lets in, is cancelled. Every attempt is recorded with its status code, latency
  * and error. A failure is retried (the caller rethrows) until `isFinalAttempt`; a webhook failing without
  * a success for `disableAfterMs` is disabled and its owner notified.
  */
@@ -58,7 +58,9 @@ export async function deliverWebhook(
   const loaded = await deps.deliveries.loadForAttempt(deliveryId);
   if (!loaded || loaded.delivery.status !== 'pending') return 'skipped';
   const { delivery, webhook } = loaded;
-  if (!webhook.enabled) {
+  // Disabled, or its application no longer let in by the user (grant or personal token revoked): a delivery
+  // queued before that is not sent.
+  if (!webhook.enabled || !loaded.appIsLive) {
     await deps.deliveries.cancel(delivery.id);
     return 'skipped';
   }
@@ -84,17 +86,18 @@ export async function deliverWebhook(
   if (succeeded) return 'succeeded';
   if (failingSince && Date.now() - failingSince.getTime() >= deps.disableAfterMs) {
     const reason = `every delivery failed since ${failingSince.toISOString()} (last: ${result.error})`;
-    if (await deps.deliveries.disable(webhook.id, reason)) {
-      await deps.deliveries.cancel(delivery.id);
-      await deps.store.change(webhook.userId, (change) =>
-        deps.notifications.create(change, {
-          type: 'webhook',
-          action: 'disabled',
-          text: `Your webhook to ${webhook.url} was disabled: ${reason}. Fix the receiver, then enable it again.`,
-        }),
-      );
-      deps.logger.warn({ webhookId: webhook.id }, 'webhook disabled after sustained failure');
-    }
+    // Disabling (with its pending deliveries cancelled) and the owner's notification are one change: a
+    // fault between them rolls both back, and the next failed attempt tries again.
+    const disabled = await deps.store.change(webhook.userId, async (change) => {
+      if (!(await deps.deliveries.disable(change, webhook.id, reason))) return false;
+      await deps.notifications.create(change, {
+        type: 'webhook',
+        action: 'disabled',
+        text: `Your webhook to ${webhook.url} was disabled: ${reason}. Fix the receiver, then enable it again.`,
+      });
+      return true;
+    });
+    if (disabled) deps.logger.warn({ webhookId: webhook.id }, 'webhook disabled after sustained failure');
     return 'disabled';
   }
   if (isFinalAttempt) return 'failed';

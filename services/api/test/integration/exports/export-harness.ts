@@ -35,25 +35,7 @@ export async function startExportHarness(): Promise<ExportHarness> {
     EXPORT_LINK_SECRET: LINK_SECRET,
   };
   const api = await startApiTestApp(env);
-  const config = loadWorkerConfig({ ...process.env, ...env, WORKER_CONCURRENCY: '4' });
-  const redis = createRedisClient({
-    ...redisAddressOf(config),
-    keyPrefix: config.REDIS_KEY_PREFIX,
-    lazyConnect: false,
-  });
-  const source = api.deps.dataSource;
-  const worker = startExportWorker(
-    config,
-    testLogger(),
-    handleExportJob({
-      logger: testLogger(),
-      repos: workerRepositories(source),
-      storage: api.deps.storage,
-      slots: createUserSlots(redis, 2),
-      ttlSeconds: 3600,
-    }),
-  );
-  await worker.waitUntilReady();
+  const { worker, redis } = await startExportWorkerFor(api, env);
   return {
     api,
     storageDir,
@@ -65,6 +47,35 @@ export async function startExportHarness(): Promise<ExportHarness> {
       await rm(storageDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A real export worker consuming the exports queue of `api` (same Redis prefix, database and storage); `env`
+ * are the config overrides the API got. Close the worker, then disconnect `redis` (its per-user slots).
+ */
+export async function startExportWorkerFor(
+  api: ApiTestApp,
+  env: Record<string, string>,
+): Promise<{ worker: Worker; redis: ReturnType<typeof createRedisClient> }> {
+  const config = loadWorkerConfig({ ...process.env, ...env, WORKER_CONCURRENCY: '4' });
+  const redis = createRedisClient({
+    ...redisAddressOf(config),
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    lazyConnect: false,
+  });
+  const worker = startExportWorker(
+    config,
+    testLogger(),
+    handleExportJob({
+      logger: testLogger(),
+      repos: workerRepositories(api.deps.dataSource),
+      storage: api.deps.storage,
+      slots: createUserSlots(redis, 2),
+      ttlSeconds: 3600,
+    }),
+  );
+  await worker.waitUntilReady();
+  return { worker, redis };
 }
 
 /** Polls GET /exports/{id} until the export reaches `status` (or fails the test after 20 s). */

@@ -1,25 +1,11 @@
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
-import { createCategory, createTestUser, TestUser } from '../../support/api-test-app';
-import { Receiver, startWebhookHarness, until, WebhookHarness } from './webhook-harness';
+import { createCategory } from '../../support/api-test-app';
+import { DeliveryShown, Payload, webhookCalls } from './webhook-calls';
+import { startWebhookHarness, until, WebhookHarness } from './webhook-harness';
 
 let harness: WebhookHarness;
-
-/** The body every webhook receives (docs/webhooks.md). */
-interface Payload {
-  type: string;
-  timestamp: string;
-  modified?: string;
-  data: Record<string, unknown>;
-}
-
-/** A delivery as GET /webhooks/{id}/deliveries shows it. */
-interface DeliveryShown {
-  id: string;
-  status: string;
-  message_id: string;
-  attempts: Array<{ date: string; status_code?: number; latency_ms: number; error?: string }>;
-}
+const { register, createAccount, createEntry, deliveriesOf } = webhookCalls(() => harness);
 
 beforeAll(async () => {
   harness = await startWebhookHarness();
@@ -28,40 +14,9 @@ afterAll(() => harness.close());
 
 const app = () => harness.api.app;
 
-async function register(user: TestUser, receiver: Receiver, events: string[]) {
-  const answer = await request(app())
-    .post('/webhooks')
-    .set('Authorization', user.auth)
-    .send({ url: receiver.url, events })
-    .expect(201);
-  return answer.body as { id: string; secret: string };
-}
-
-async function createAccount(user: TestUser, name = 'Wallet'): Promise<string> {
-  const answer = await request(app())
-    .post('/accounts')
-    .set('Authorization', user.auth)
-    .send({ name, currency: { code: 'EUR' } })
-    .expect(201);
-  return answer.body.id;
-}
-
-async function createEntry(user: TestUser, account: string, category: string, desc: string) {
-  const answer = await request(app())
-    .post('/entries')
-    .set('Authorization', user.auth)
-    .send({ amount: -12.5, currency: { code: 'EUR' }, date: '2026-03-10', desc, account, category })
-    .expect(201);
-  return answer.body as { id: string; modified: string };
-}
-
-const deliveriesOf = async (user: TestUser, webhookId: string) =>
-  (await request(app()).get(`/webhooks/${webhookId}/deliveries`).set('Authorization', user.auth).expect(200))
-    .body as DeliveryShown[];
-
 describe('webhook delivery over HTTPS, signed per Standard Webhooks', () => {
   it('when an entry is created, updated and deleted, then a verified signed POST carries each as GET presents it', async () => {
-    const user = await createTestUser(harness.api.deps);
+    const user = await harness.connect();
     const receiver = await harness.receiver();
     const hook = await register(user, receiver, ['entry.created', 'entry.updated', 'entry.deleted']);
     const account = await createAccount(user);
@@ -112,7 +67,7 @@ describe('webhook delivery over HTTPS, signed per Standard Webhooks', () => {
   });
 
   it('when the receiver fails 3 times, then the 4th attempt delivers the same message, and every attempt is logged', async () => {
-    const user = await createTestUser(harness.api.deps);
+    const user = await harness.connect();
     const receiver = await harness.receiver();
     receiver.answer = (_request, index) => (index < 3 ? 503 : 204);
     const hook = await register(user, receiver, ['account.created']);
@@ -132,7 +87,7 @@ describe('webhook delivery over HTTPS, signed per Standard Webhooks', () => {
   });
 
   it('when a change rolls back, then nothing is sent for it; the next committed change is', async () => {
-    const user = await createTestUser(harness.api.deps);
+    const user = await harness.connect();
     const receiver = await harness.receiver();
     const hook = await register(user, receiver, ['tag.created']);
     const store = harness.api.deps.store;
@@ -164,8 +119,8 @@ describe('webhook delivery over HTTPS, signed per Standard Webhooks', () => {
   });
 
   it("when another user changes data, then this user's webhook is not told", async () => {
-    const user = await createTestUser(harness.api.deps);
-    const other = await createTestUser(harness.api.deps);
+    const user = await harness.connect();
+    const other = await harness.connect();
     const receiver = await harness.receiver();
     await register(user, receiver, ['account.created']);
     await createAccount(other, 'Not yours');
@@ -177,7 +132,7 @@ describe('webhook delivery over HTTPS, signed per Standard Webhooks', () => {
   });
 
   it('when a delivery is redelivered by hand, then the same message is sent again and logged', async () => {
-    const user = await createTestUser(harness.api.deps);
+    const user = await harness.connect();
     const receiver = await harness.receiver();
     const hook = await register(user, receiver, ['category.created']);
     await createCategory(app(), user, { name: 'Rent', type: 'expense' });
@@ -205,7 +160,7 @@ describe('webhook delivery over HTTPS, signed per Standard Webhooks', () => {
   });
 
   it('when the URL now points at a private address, then the delivery is refused at send time, nothing connects', async () => {
-    const user = await createTestUser(harness.api.deps);
+    const user = await harness.connect();
     const receiver = await harness.receiver();
     const hook = await register(user, receiver, ['account.updated', 'account.created']);
     // As if the name had been re-pointed after registration: the worker checks again before each attempt.
@@ -224,66 +179,4 @@ describe('webhook delivery over HTTPS, signed per Standard Webhooks', () => {
     expect(delivery.attempts[0].status_code).toBeUndefined();
     expect(receiver.received).toHaveLength(0);
   });
-
-  it('when an import reaches imported, then import.imported carries the import as GET /imports/{id} shows it', async () => {
-    const user = await createTestUser(harness.api.deps);
-    const receiver = await harness.receiver();
-    const hook = await register(user, receiver, ['import.imported']);
-    const account = await createAccount(user, 'Bank');
-    const db = harness.api.deps.dataSource;
-    // An import as the worker leaves it before its last step; the status change is what the event follows.
-    const [row] = await db.query(
-      `INSERT INTO imports (user_id, account_id, format, status, rows_total, rows_done, modified_at, change_seq)
-       VALUES ($1, $2, 'csv', 'importing', 2, 2, clock_timestamp(), 1) RETURNING id::text AS id`,
-      [user.userId, account],
-    );
-    await db.query(`UPDATE imports SET status = 'parsed' WHERE id = $1`, [row.id]);
-    expect(receiver.received).toHaveLength(0);
-    await db.query(
-      `UPDATE imports SET status = 'imported', created_count = 2, modified_at = clock_timestamp(), change_seq = 2
-       WHERE id = $1`,
-      [row.id],
-    );
-    const [got] = await receiver.waitFor(1);
-    const body = new Webhook(hook.secret).verify(got.body, got.headers) as Payload;
-    const shown = await request(app()).get(`/imports/${row.id}`).set('Authorization', user.auth).expect(200);
-    expect(body).toMatchObject({ type: 'import.imported', data: shown.body, modified: shown.body.modified });
-    expect(shown.body.status).toBe('imported');
-  });
-
-  it('when every attempt fails for the disable period, then the webhook is disabled and its owner notified', async () => {
-    const user = await createTestUser(harness.api.deps);
-    const receiver = await harness.receiver();
-    receiver.answer = () => 500;
-    const hook = await register(user, receiver, ['account.created']);
-    await createAccount(user, 'Doomed');
-    const disabled = await until('the webhook to be disabled', async () => {
-      const shown = await request(app())
-        .get(`/webhooks/${hook.id}`)
-        .set('Authorization', user.auth)
-        .expect(200);
-      return !shown.body.enabled && shown.body;
-    });
-    expect(disabled.disabled_reason).toMatch(
-      /^every delivery failed since .* \(last: the receiver answered HTTP 500\)$/,
-    );
-    // The worker disables the webhook, then notifies its owner: the notification follows shortly.
-    await until('the owner to be notified', async () => {
-      const notifications = await request(app()).get('/me/notifications').set('Authorization', user.auth);
-      return (notifications.body as Array<{ type: string; action: string }>).some(
-        (notification) => notification.type === 'webhook' && notification.action === 'disabled',
-      );
-    });
-    const [delivery] = await deliveriesOf(user, hook.id);
-    expect(delivery.status).toBe('cancelled');
-    const attempts = delivery.attempts.length;
-    // A new change reaches no disabled webhook: the outbox records nothing for it.
-    await createAccount(user, 'After');
-    const [{ count }] = await harness.api.deps.dataSource.query(
-      `SELECT count(*)::int AS count FROM webhook_events WHERE user_id = $1`,
-      [user.userId],
-    );
-    expect(count).toBe(0);
-    expect((await deliveriesOf(user, hook.id))[0].attempts).toHaveLength(attempts);
-  }, 40_000);
 });
