@@ -1,17 +1,6 @@
 import { EXPORT_JOB_VERSION, exportJob, exportJobOptions, exportRunJobId } from '@pfs/contracts';
-import { currentTrace, formatTraceparent } from '@pfs/logger';
-import { Job } from 'bullmq';
 import { JobQueueConfig, openJobQueue } from './job-queue';
-
-/** The latest job of an export (the highest run that BullMQ still holds), with its state. */
-export interface ExportRunJob {
-  run: number;
-  state: string;
-  failedReason?: string;
-}
-
-/** The run the worker's sweeper queues: the API's job is run 0, so its id differs from a failed job BullMQ keeps. */
-export const SWEEP_RUN = 1;
+import { type ExportRunJob, latestRunOf, traceparentOfCurrentWork } from './run-jobs';
 
 /** The exports queue as the API (producer) and the worker (sweeper, queue gauge) both use it. */
 export interface ExportJobQueue {
@@ -24,12 +13,6 @@ export interface ExportJobQueue {
   close(): Promise<void>;
 }
 
-/** The current work's span is the job's parent (the worker's span, exported or not, is its child). */
-function traceparentOfCurrentWork(): string | undefined {
-  const trace = currentTrace();
-  return trace ? formatTraceparent(trace) : undefined;
-}
-
 export function openExportJobQueue(config: JobQueueConfig): ExportJobQueue {
   const jobs = openJobQueue(exportJob, config);
   return {
@@ -39,13 +22,7 @@ export function openExportJobQueue(config: JobQueueConfig): ExportJobQueue {
         exportJobOptions(exportId, run),
       );
     },
-    async latestRun(exportId) {
-      for (const run of [SWEEP_RUN, 0]) {
-        const job = await Job.fromId(jobs.queue, exportRunJobId(exportId, run));
-        if (job) return { run, state: await job.getState(), failedReason: job.failedReason };
-      }
-      return undefined;
-    },
+    latestRun: (exportId) => latestRunOf(jobs.queue, (run) => exportRunJobId(exportId, run)),
     jobCounts: () => jobs.queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
     close: () => jobs.close(),
   };

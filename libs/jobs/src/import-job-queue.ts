@@ -1,8 +1,6 @@
 import { IMPORT_JOB_VERSION, importJob, importJobOptions, importRunJobId } from '@pfs/contracts';
-import { currentTrace, formatTraceparent } from '@pfs/logger';
-import { Job } from 'bullmq';
-import type { ExportRunJob } from './export-job-queue';
 import { JobQueueConfig, openJobQueue } from './job-queue';
+import { type ExportRunJob, latestRunOf, SWEEP_RUN, traceparentOfCurrentWork } from './run-jobs';
 
 /** The imports queue as the API (producer) and the worker (sweeper) use it. */
 export interface ImportJobQueue {
@@ -14,30 +12,18 @@ export interface ImportJobQueue {
 }
 
 /** The run the worker's sweeper queues (the API's is run 0). */
-export const IMPORT_SWEEP_RUN = 1;
+export const IMPORT_SWEEP_RUN = SWEEP_RUN;
 
 export function openImportJobQueue(config: JobQueueConfig): ImportJobQueue {
   const jobs = openJobQueue(importJob, config);
   return {
     async enqueue(userId, importId, run = 0) {
-      const trace = currentTrace();
       await jobs.add(
-        {
-          version: IMPORT_JOB_VERSION,
-          importId,
-          userId,
-          traceparent: trace ? formatTraceparent(trace) : undefined,
-        },
+        { version: IMPORT_JOB_VERSION, importId, userId, traceparent: traceparentOfCurrentWork() },
         importJobOptions(importId, run),
       );
     },
-    async latestRun(importId) {
-      for (const run of [IMPORT_SWEEP_RUN, 0]) {
-        const job = await Job.fromId(jobs.queue, importRunJobId(importId, run));
-        if (job) return { run, state: await job.getState(), failedReason: job.failedReason };
-      }
-      return undefined;
-    },
+    latestRun: (importId) => latestRunOf(jobs.queue, (run) => importRunJobId(importId, run)),
     close: () => jobs.close(),
   };
 }

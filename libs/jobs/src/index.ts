@@ -1,7 +1,9 @@
 export { jobQueuePrefix, openJobQueue } from './job-queue';
 export type { JobQueue, JobQueueConfig } from './job-queue';
-export { openExportJobQueue, SWEEP_RUN } from './export-job-queue';
-export type { ExportJobQueue, ExportRunJob } from './export-job-queue';
+export { openExportJobQueue } from './export-job-queue';
+export type { ExportJobQueue } from './export-job-queue';
+export { SWEEP_RUN } from './run-jobs';
+export type { ExportRunJob } from './run-jobs';
 export { openWebhookDeliveryQueue, webhookRetryPolicyOf } from './webhook-delivery-queue';
 export type { WebhookDeliveryQueue, WebhookQueueConfig } from './webhook-delivery-queue';
 export { openAccountDeletionQueue } from './account-deletion-queue';
