@@ -1,6 +1,7 @@
 import type { ExportStatus, ExportType } from '@pfs/contracts';
 import type { DataSource } from 'typeorm';
-import { handleOf, transactionOf, type UserChange, type UserRead, userRead } from '../sync/user-change';
+import { transactionOf, type UserChange, type UserRead, userRead } from '../sync/user-change';
+import { countAttempt, moveStatus } from './job-status-moves';
 import { PageRequest, PageResult, RawRow, ResourceTable } from '../sync/resource-table';
 import { ExportProgress, ExportRecord, exportsTable, NewExport, PROGRESS_COLUMNS } from './exports-table';
 
@@ -89,30 +90,16 @@ export class ExportRepository {
     to: ExportStatus,
     progress: ExportProgress = {},
   ): Promise<ExportRecord | undefined> {
-    const values: unknown[] = [change.userId, id, from, to, change.changeSeq];
-    const sets = Object.entries(progress).map(([field, value]) => {
-      values.push(value);
-      return `${PROGRESS_COLUMNS[field as keyof ExportProgress]} = $${values.length}`;
-    });
-    const rows: RawRow[] = await transactionOf(change).query(
-      `UPDATE exports t SET status = $4, change_seq = $5${sets.map((set) => `, ${set}`).join('')},
-         modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
-       WHERE t.user_id = $1 AND t.id = $2 AND t.status = ANY($3) AND NOT t.deleted
-       RETURNING t.id`,
-      values,
-    );
-    if (!rows[0]) return undefined;
-    // Each status move is a revision a client may hold; a later PUT of `seen` based on it must merge.
-    await exportsTable.recordRevisions(change, [id]);
-    return exportsTable.findById(change, id);
+    const columns = Object.entries(progress).map(([field, value]): [string, unknown] => [
+      PROGRESS_COLUMNS[field as keyof ExportProgress],
+      value,
+    ]);
+    return moveStatus(exportsTable, change, id, { from, to, columns });
   }
 
   /** Counts a processing attempt (not a change clients see: no change sequence). */
-  async countAttempt(read: UserRead, id: string): Promise<void> {
-    await handleOf(read).query(`UPDATE exports SET attempts = attempts + 1 WHERE user_id = $1 AND id = $2`, [
-      read.userId,
-      id,
-    ]);
+  countAttempt(read: UserRead, id: string): Promise<void> {
+    return countAttempt(exportsTable, read, id);
   }
 
   /** Exports whose file has outlived `expires_at`, oldest first. */

@@ -1,7 +1,8 @@
 import type { ImportStatus } from '@pfs/contracts';
 import type { DataSource } from 'typeorm';
 import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
-import { PageRequest, PageResult, RawRow, returnedRows } from '../sync/resource-table';
+import { countAttempt, moveStatus } from './job-status-moves';
+import { PageRequest, PageResult, RawRow } from '../sync/resource-table';
 import type { SqlFilter } from '../sync/sql-params';
 import { toAmountText, toDateString } from './ledger-values';
 import {
@@ -82,28 +83,16 @@ export class ImportRepository {
     to: ImportStatus,
     progress: ImportProgress = {},
   ): Promise<ImportRecord | undefined> {
-    const values: unknown[] = [change.userId, id, from, to, change.changeSeq];
-    const sets = Object.entries(progress).map(([field, value]) => {
-      values.push(JSON_PROGRESS.has(field) && value !== null ? JSON.stringify(value) : value);
-      return `${IMPORT_PROGRESS_COLUMNS[field as keyof ImportProgress]} = $${values.length}`;
-    });
-    const rows = await transactionOf(change).query(
-      `UPDATE imports t SET status = $4, change_seq = $5${sets.map((set) => `, ${set}`).join('')},
-         modified_at = GREATEST(date_trunc('milliseconds', clock_timestamp()), t.modified_at + interval '1 millisecond')
-       WHERE t.user_id = $1 AND t.id = $2 AND t.status = ANY($3) AND NOT t.deleted RETURNING t.id`,
-      values,
-    );
-    if (!returnedRows(rows)[0]) return undefined;
-    await importsTable.recordRevisions(change, [id]);
-    return importsTable.findById(change, id);
+    const columns = Object.entries(progress).map(([field, value]): [string, unknown] => [
+      IMPORT_PROGRESS_COLUMNS[field as keyof ImportProgress],
+      JSON_PROGRESS.has(field) && value !== null ? JSON.stringify(value) : value,
+    ]);
+    return moveStatus(importsTable, change, id, { from, to, columns });
   }
 
   /** Counts a processing attempt (not a change clients see). */
-  async countAttempt(read: UserRead, id: string): Promise<void> {
-    await handleOf(read).query(`UPDATE imports SET attempts = attempts + 1 WHERE user_id = $1 AND id = $2`, [
-      read.userId,
-      id,
-    ]);
+  countAttempt(read: UserRead, id: string): Promise<void> {
+    return countAttempt(importsTable, read, id);
   }
 
   /** Unfinished imports untouched since `before` (their job may have been lost), across users. */
