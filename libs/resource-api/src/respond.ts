@@ -108,20 +108,13 @@ export class Responder {
       last && result.hasMore
         ? nextCursor(this.options.tokens, userId, params, last, result.watermark)
         : undefined;
-    res.setHeader(
-      'Link',
-      buildLinkHeader({
-        path: pathOf(req),
-        rawQuery: queryString(req),
-        knownParams: this.options.listQueryParams?.of(pathOf(req)),
-        page: params.page,
-        perPage: params.perPage,
-        total: result.total,
-        nextCursor: cursor,
-        hasMore: result.hasMore,
-      }),
-    );
-    res.setHeader('X-Total-Count', String(result.total));
+    this.setPageHeaders(req, res, {
+      page: params.page,
+      perPage: params.perPage,
+      total: result.total,
+      nextCursor: cursor,
+      hasMore: result.hasMore,
+    });
     res.setHeader('Service-Modified', this.options.tokens.issueWatermark(userId, params.endpoint, watermark));
     const newest = result.items.reduce<Date | undefined>(
       (max, item) => (!max || item.modifiedAt > max ? item.modifiedAt : max),
@@ -146,6 +139,16 @@ export class Responder {
     schema: string,
     page: { page: number; perPage: number; total: number; body: unknown[] },
   ): void {
+    this.setPageHeaders(req, res, page);
+    this.send(req, res, schema, page.body);
+  }
+
+  /** `Link` (first, prev, next, last over this request's query) and `X-Total-Count` of one page. */
+  private setPageHeaders(
+    req: Request,
+    res: Response,
+    page: { page: number; perPage: number; total: number; nextCursor?: string; hasMore?: boolean },
+  ): void {
     res.setHeader(
       'Link',
       buildLinkHeader({
@@ -155,10 +158,11 @@ export class Responder {
         page: page.page,
         perPage: page.perPage,
         total: page.total,
+        nextCursor: page.nextCursor,
+        hasMore: page.hasMore,
       }),
     );
     res.setHeader('X-Total-Count', String(page.total));
-    this.send(req, res, schema, page.body);
   }
 
   /**
