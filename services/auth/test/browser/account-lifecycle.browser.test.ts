@@ -15,6 +15,7 @@ import {
   startAuthTestApp,
 } from '../support/auth-test-app';
 import { launchChromium } from '../support/chromium';
+import { submitSignIn } from '../support/browser-sign-in';
 import { linkIn, MailCatcher, startMailCatcher } from '../support/mail-catcher';
 
 /**
@@ -84,9 +85,7 @@ describe('the account lifecycle in headless Chromium, WCAG 2.2 AA on every page'
 
   async function signIn(page: Page, email: string, secret: string) {
     await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(secret);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(page, email, secret);
   }
 
   it('when a person signs up, verifies, is refused consent until then, and resets a forgotten password, then every page passes', async () => {
@@ -132,9 +131,7 @@ describe('the account lifecycle in headless Chromium, WCAG 2.2 AA on every page'
       await page.getByRole('heading', { name: 'Sign in to PFS' }).waitFor();
       expect(new URL(page.url()).searchParams.get('return_to')).toContain('/oauth2/authorize?');
 
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password', { exact: true }).fill('wrong password');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(page, email, 'wrong password');
       await page.getByText('The email or password is incorrect.').waitFor();
       expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-describedby')).toBe(
         'form-error',
@@ -156,9 +153,7 @@ describe('the account lifecycle in headless Chromium, WCAG 2.2 AA on every page'
 
       // The new password opens the consent again, and Allow reaches the client.
       await page.goto(authorize);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password', { exact: true }).fill('a new secret phrase');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(page, email, 'a new secret phrase');
       await page.getByRole('button', { name: 'Allow' }).click();
       await page.waitForURL(`${clientUrl}/cb?**`);
       expect(new URL(page.url()).searchParams.get('code')).toEqual(expect.any(String));

@@ -18,6 +18,7 @@ import { issueToken } from '../../../api/test/support/api-test-app';
 import { revokeClientAccess } from '../../src/use-cases/revoke-grants.use-case';
 import { type AuthTestApp, createTestUser, startAuthTestApp } from '../support/auth-test-app';
 import { launchChromium } from '../support/chromium';
+import { submitSignIn } from '../support/browser-sign-in';
 
 /** A loopback HTTP server whose handler is set later (the apps need its URL in their config first). */
 async function listen(): Promise<{
@@ -119,9 +120,7 @@ describe('an MCP client authorizes itself through OAuth (SDK client, Chromium)',
     const page = await browser.newPage();
     try {
       await page.goto(url.toString());
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(page, email, password);
       await page.getByRole('heading', { name: 'Allow Test Assistant to use your account?' }).waitFor();
       await page.getByText('This application registered itself').waitFor();
       await page.getByRole('button', { name: 'Allow' }).click();

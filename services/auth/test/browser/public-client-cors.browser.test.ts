@@ -3,6 +3,7 @@ import { testLogger, uniqueEmail } from '@pfs/testing';
 import type { Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
+import { submitSignIn } from '../support/browser-sign-in';
 import { buildApiApp } from '../../../api/src/app';
 import { loadApiConfig } from '../../../api/src/config';
 import { ApiDependencies, createApiDependencies } from '../../../api/src/dependencies';
@@ -60,9 +61,7 @@ describe('a browser public client on another origin, in headless Chromium', () =
     const page = await browser.newPage();
     try {
       await page.goto(`${site.origin}/`);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(page, email, password);
       await page.getByRole('button', { name: 'Allow' }).click();
       await page.waitForURL(`${site.origin}/callback?**`);
       await page.locator('#result').filter({ hasText: '{' }).waitFor();

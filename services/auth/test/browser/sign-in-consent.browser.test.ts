@@ -4,6 +4,7 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
+import { submitSignIn } from '../support/browser-sign-in';
 import { accessTokenKey, hashToken } from '@pfs/contracts';
 import { generateTotpCode } from '../../src/security/totp';
 import { exchangeCode } from '../support/browser-flow';
@@ -48,9 +49,7 @@ describe('sign-in and consent in headless Chromium', () => {
       await page.goto(
         `${server.url}/oauth2/authorize?response_type=code&client_id=${client.client_id}&state=b-42`,
       );
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(page, email, password);
 
       await page.getByRole('heading', { name: 'Allow Browser Budget to use your account?' }).waitFor();
       expect(await page.getByRole('listitem').allTextContents()).toEqual([
@@ -81,9 +80,7 @@ describe('sign-in and consent in headless Chromium', () => {
     const page = await browser.newPage();
     try {
       await page.goto(`${server.url}/account`);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(page, email, password);
       await page.getByRole('heading', { name: 'Account settings' }).waitFor();
 
       await page.getByRole('button', { name: 'Set up two-factor' }).click();

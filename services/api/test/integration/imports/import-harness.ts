@@ -9,7 +9,7 @@ import { importDependencies, workerRepositories } from '../../../../worker/src/d
 import { handleImportJob } from '../../../../worker/src/processors/import.processor';
 import { startImportWorker } from '../../../../worker/src/worker';
 import type { ImportDependencies } from '../../../../worker/src/use-cases/import-dependencies';
-import { ApiTestApp, startApiTestApp, TestUser } from '../../support/api-test-app';
+import { ApiTestApp, createTestUser, startApiTestApp, TestUser } from '../../support/api-test-app';
 
 /** The parts of the JSON answers the tests read. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -48,6 +48,23 @@ export async function startImportHarness(env: Record<string, string> = {}): Prom
       await rm(storageDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The scopes a suite's users get by default: every resource an import reads or writes. */
+export const IMPORT_SCOPES = 'user:rw entries:rw accounts:rw categories:rw tags:rw';
+
+/**
+ * One import harness for the suite (started before its tests, closed after them): `api()` is its API,
+ * `newUser()` a new user with `scopes`.
+ */
+export function useImportHarness(scopes = IMPORT_SCOPES) {
+  let harness: ImportHarness;
+  beforeAll(async () => {
+    harness = await startImportHarness();
+  });
+  afterAll(() => harness.close());
+  const api = () => harness.api;
+  return { api, newUser: (): Promise<TestUser> => createTestUser(api().deps, scopes) };
 }
 
 /** A real import worker consuming the imports queue of `api` (same Redis prefix, same storage). */

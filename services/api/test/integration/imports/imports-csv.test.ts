@@ -1,24 +1,15 @@
 import request from 'supertest';
-import { createCategory, createTestUser, TestUser } from '../../support/api-test-app';
+import { createCategory, createTestUser } from '../../support/api-test-app';
 import {
   accountOf,
   createAccount,
   entriesOf,
   importFile,
-  ImportHarness,
   postImport,
-  startImportHarness,
+  useImportHarness,
 } from './import-harness';
 
-const SCOPES = 'user:rw entries:rw accounts:rw categories:rw tags:rw';
-let harness: ImportHarness;
-beforeAll(async () => {
-  harness = await startImportHarness();
-});
-afterAll(() => harness.close());
-
-const api = () => harness.api;
-const newUser = (): Promise<TestUser> => createTestUser(api().deps, SCOPES);
+const { api, newUser } = useImportHarness();
 
 const BANK_CSV = [
   'Booking date;Text;Amount;Category;Tags',

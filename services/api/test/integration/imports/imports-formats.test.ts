@@ -1,22 +1,6 @@
-import { createTestUser, TestUser } from '../../support/api-test-app';
-import {
-  accountOf,
-  createAccount,
-  entriesOf,
-  importFile,
-  ImportHarness,
-  startImportHarness,
-} from './import-harness';
+import { accountOf, createAccount, entriesOf, importFile, useImportHarness } from './import-harness';
 
-const SCOPES = 'user:rw entries:rw accounts:rw categories:rw tags:rw';
-let harness: ImportHarness;
-beforeAll(async () => {
-  harness = await startImportHarness();
-});
-afterAll(() => harness.close());
-
-const api = () => harness.api;
-const newUser = (): Promise<TestUser> => createTestUser(api().deps, SCOPES);
+const { api, newUser } = useImportHarness();
 
 const trn = (fitid: string, date: string, amount: string, name: string, memo = '') =>
   `<STMTTRN>\n<TRNTYPE>${amount.startsWith('-') ? 'DEBIT' : 'CREDIT'}\n<DTPOSTED>${date}120000[+1:CET]\n<TRNAMT>${amount}\n<FITID>${fitid}\n<NAME>${name}\n${memo ? `<MEMO>${memo}\n` : ''}</STMTTRN>`;
