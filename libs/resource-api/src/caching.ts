@@ -4,6 +4,8 @@ import type { Request } from 'express';
 /** A response body serialised once, with its validators: ready to send, or to store in a cache. */
 export interface PreparedRepresentation {
   body: string;
+  /** `body` already encoded (UTF-8), for a representation sent many times (a stored page): sent as is. */
+  bytes?: Buffer;
   etag: string;
   lastModified?: Date;
 }

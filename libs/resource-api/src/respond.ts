@@ -51,7 +51,7 @@ export class Responder {
    * first sent.
    */
   sendPrepared(req: Request, res: Response, schema: string, prepared: PreparedRepresentation): void {
-    const { body, etag, lastModified } = prepared;
+    const { body, bytes, etag, lastModified } = prepared;
     res.setHeader('ETag', etag);
     if (lastModified) res.setHeader('Last-Modified', httpDate(lastModified));
     res.setHeader('Cache-Control', 'private, no-cache');
@@ -63,6 +63,11 @@ export class Responder {
     }
     // Written raw: res.send would re-serialise Content-Type and quote the profile parameter.
     res.setHeader('Content-Type', contentTypeFor(callerOf(req).format, this.options.baseUrl, schema));
+    if (bytes) {
+      res.setHeader('Content-Length', bytes.length);
+      res.end(bytes);
+      return;
+    }
     res.setHeader('Content-Length', Buffer.byteLength(body));
     res.end(body);
   }

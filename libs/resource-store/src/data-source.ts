@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { useFastTimestamps } from './pg-timestamps';
 
 export interface CreateDataSourceOptions {
   url: string;
@@ -49,6 +50,7 @@ function poolOptions(timeouts: DatabaseTimeouts | undefined): Record<string, num
  * `synchronize` is off everywhere, tests included.
  */
 export function createDataSource(options: CreateDataSourceOptions): DataSource {
+  useFastTimestamps();
   return new DataSource({
     type: 'postgres',
     url: options.url,

@@ -47,12 +47,11 @@ export async function listPage<T>(
        FROM meta LEFT JOIN LATERAL (
          SELECT ${selectList} FROM ${table} t WHERE ${pageWhere}
          ORDER BY t.change_seq DESC, t.id DESC LIMIT ${params.add(request.perPage + 1)} OFFSET ${params.add(offset)}
-       ) p ON true
-       ORDER BY p.change_seq::bigint DESC, p.id::bigint DESC`,
+       ) p ON true`,
     params.values,
   );
   const first = rows[0];
-  const pageRows = rows.filter((row) => row.id !== null);
+  const pageRows = inPageOrder(rows.filter((row) => row.id !== null));
   const watermark = String(first.__watermark);
   const total = withCount
     ? Number(first.__total)
@@ -93,4 +92,29 @@ async function cachedTotal(
   const total = Number(row.total);
   if (String(row.watermark) === watermark) await cache.set(watermark, total).catch(() => undefined);
   return total;
+}
+
+/** Compares two non-negative integers given as decimal text without leading zeros (bigint columns read as text). */
+function compareDecimal(a: string, b: string): number {
+  return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Newest change first, then highest id: the page's order. */
+function pageOrder(a: RawRow, b: RawRow): number {
+  return (
+    compareDecimal(String(b.change_seq), String(a.change_seq)) || compareDecimal(String(b.id), String(a.id))
+  );
+}
+
+/**
+ * The page's rows in the page's order. The statement leaves out an outer ORDER BY over the lateral page (sorting
+ * its wide rows again took Postgres 0.4-1.5 ms of the page's 0.2 ms plan: EXPLAIN ANALYZE at 1,000,000
+ * entries, issue 13): the nested loop over one `meta` row yields the page in its own ORDER BY in practice, but
+ * SQL does not promise it, so the order is checked here (one pass) and sorted only if it ever differs.
+ */
+function inPageOrder(rows: RawRow[]): RawRow[] {
+  for (let index = 1; index < rows.length; index += 1) {
+    if (pageOrder(rows[index - 1], rows[index]) > 0) return rows.sort(pageOrder);
+  }
+  return rows;
 }

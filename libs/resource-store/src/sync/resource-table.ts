@@ -19,7 +19,10 @@ export interface ResourceTableOptions<T extends SyncedRecord> {
   table: string;
   /** Names the object kind in resource_revisions; use the endpoint name (`categories`). */
   kind: string;
-  /** The resource's own columns (besides the common ones), read and written by name. */
+  /**
+   * The resource's own columns (besides the common ones), read by name (each selected as `t.<column>`, so an
+   * item may carry a cast and its alias: `date::text AS date`); writes name theirs in `toColumns`.
+   */
   columns: readonly string[];
   toRecord(row: RawRow): T;
   toSnapshot(record: T): Snapshot;
