@@ -12,6 +12,7 @@ import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 import { withRates } from '../../http/rates-ready';
 import { idempotentPost } from '../../http/idempotent-post';
+import { UnchangedAnswers } from '../../http/unchanged-answers';
 import { budgetHistory } from './budget-history.use-case';
 import { withRecurrence } from './budget-legacy-shape';
 import { listBudgetIterations } from './budget-list.use-case';
@@ -36,6 +37,14 @@ export function budgetsHandlers(deps: ApiDependencies) {
   const budgets = budgetsDepsOf(deps);
   const idempotent = idempotentPost(deps);
   const budgetsTable = deps.repos.budgets.table;
+  // A page of 200 budgets reads and presents 400 iterations (docs/budgets.md, Scale): kept until anything
+  // it depends on changes.
+  const unchangedPages = new UnchangedAnswers(deps, {
+    schema: 'budgets',
+    kind: 'list',
+    budgetBytes: 16 * 2 ** 20,
+    today: todayUtc,
+  });
 
   const userOf = async (actor: Actor): Promise<BudgetUser> => {
     const user = await deps.repos.users.findById(actor.userId);
@@ -56,19 +65,22 @@ export function budgetsHandlers(deps: ApiDependencies) {
     const filters = readListFilters(req);
     const oneIterationOnly = parseBooleanParam(req.query as Record<string, unknown>, 'one_iteration_only');
     const params = api.parseList(req, { endpoint: 'budgets' });
+    const stamp = await unchangedPages.sendIfUnchanged(req, res);
+    if (!stamp) return;
     const result = await listBudgetIterations(budgets, await userOf(ctx), {
       params,
       filters,
       oneIterationOnly: oneIterationOnly ?? false,
     });
     // ETag only, as for one budget: figures (planned, the current iteration, rates) change without a write.
-    api.respond.sendList(req, res, {
+    const prepared = api.respond.sendList(req, res, {
       schema: 'budgets',
       params,
       result,
       present: (item) => item.body,
       lastModified: false,
     });
+    unchangedPages.keep(stamp, res, prepared);
   };
 
   const reorder: ApiHandler = async (_ctx, req, res) => {

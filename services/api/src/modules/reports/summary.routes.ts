@@ -3,10 +3,12 @@ import { amountToJson, type Decimal } from '@pfs/money';
 import { hasScope } from '@pfs/resource-api';
 import type { ApiDependencies } from '../../dependencies';
 import { requestContext } from '../../http/request-context';
+import { todayUtc } from '../budgets/budget-views.use-case';
 import { budgetsDepsOf } from '../budgets/budgets.deps';
 import { presentBudget } from '../budgets/budgets.presenter';
 import type { ApiHandler } from '../../http/api-operation';
 import { withRates } from '../../http/rates-ready';
+import { UnchangedAnswers } from '../../http/unchanged-answers';
 import { readEntryFilters } from '../../http/entry-filters';
 import { ledgerDepsOf } from '../../ledger-deps';
 import { sumEntries } from './sum-entries.use-case';
@@ -34,18 +36,28 @@ export function summaryHandler(deps: ApiDependencies, options: SummaryOptions = 
   const ledger = ledgerDepsOf(deps);
   const budgets = budgetsDepsOf(deps);
   const plannedSums = options.plannedSums ?? noPlannedSums;
+  // Seven reads (the month's days, all-time totals, planned repeats, the overall budget's figures): kept
+  // until anything the summary depends on changes.
+  const unchanged = new UnchangedAnswers(deps, {
+    schema: 'me',
+    kind: 'object',
+    budgetBytes: 4 * 2 ** 20,
+    today: todayUtc,
+  });
 
   const summary: ApiHandler = async (ctx, req, res) => {
     const userId = ctx.userId;
-    const user = await deps.users.findById(userId);
-    if (!user) throw notFound('User');
     const filters = readEntryFilters(req, { requireRange: true });
     const from = filters.from!;
     const to = filters.to!;
-    const currency = req.query.currency === undefined ? user.currency : String(req.query.currency);
     if (Date.parse(to) - Date.parse(from) > MAX_PERIOD_MS) {
       throw inputError([{ field: 'to', error: 'the period must be at most ten years' }]);
     }
+    const stamp = await unchanged.sendIfUnchanged(req, res);
+    if (!stamp) return;
+    const user = await deps.users.findById(userId);
+    if (!user) throw notFound('User');
+    const currency = req.query.currency === undefined ? user.currency : String(req.query.currency);
     const days = await sumEntries(ledger, ctx, {
       filters,
       currency,
@@ -92,7 +104,8 @@ export function summaryHandler(deps: ApiDependencies, options: SummaryOptions = 
       daily_avg: amountToJson(s.dailyAverage),
       all_time_avg: amountToJson(allTimeAverage(allTime, name, summary.dayCount)),
     });
-    deps.resourceApi.respond.sendObject(req, res, 'me', {
+    const respond = deps.resourceApi.respond;
+    const prepared = respond.prepare({
       from,
       to,
       currency: { code: currency },
@@ -101,6 +114,8 @@ export function summaryHandler(deps: ApiDependencies, options: SummaryOptions = 
       ...(budget ? { budget: presentBudget(budget.view) } : {}),
       left: amountToJson(budget ? budget.left : summary.incomes.sum.minus(summary.expenses.sum)),
     });
+    respond.sendPrepared(req, res, 'me', prepared);
+    unchanged.keep(stamp, res, prepared);
   };
 
   return withRates(deps.rates, summary);
