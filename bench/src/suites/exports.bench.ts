@@ -10,7 +10,7 @@ import { seedLedger } from './entries-seed';
 const FULL_SIZE = 1_000_000;
 const QUICK_SIZE = 20_000;
 const repoRoot = join(__dirname, '../../..');
-const WORKER_NODE_OPTIONS = '--max-old-space-size=128';
+const WORKER_NODE_OPTIONS = '--max-old-space-size=128 --max-semi-space-size=4';
 
 /** POSTs an export and polls it until its file is generated; returns the seconds from POST to generated. */
 async function timeExport(

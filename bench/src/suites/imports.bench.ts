@@ -82,7 +82,7 @@ export const importsSuite: BenchSuite = {
     const worker = await startServiceProcess(join(repoRoot, 'services/worker/dist/main.js'), {
       ...context.env,
       WORKER_PORT: '0',
-      NODE_OPTIONS: '--max-old-space-size=128',
+      NODE_OPTIONS: '--max-old-space-size=128 --max-semi-space-size=4',
       // The API's storage (its default, var/storage under the repository): the worker reads what it stored.
     });
     try {
