@@ -1,5 +1,11 @@
 import { AccessTokenRecord, accessTokenKey, grantTokensKey, introspectionRecordOf } from '@pfs/contracts';
-import { deleteKeys, type Redis } from '@pfs/redis';
+import { deleteKeys, isCluster, type ChainableCommander, type Redis } from '@pfs/redis';
+
+/** Runs queued commands; a command's error (which `exec` only reports in its results) is thrown. */
+async function run(commands: ChainableCommander): Promise<void> {
+  const failed = (await commands.exec())?.find(([error]) => error);
+  if (failed) throw failed[0];
+}
 
 /** What an OAuth access token's record says, before it becomes the wire shape. */
 export interface AccessTokenFacts {
@@ -19,21 +25,32 @@ export class TokenIntrospectionStore {
 
   /**
    * Records a live access token; `ttlSeconds` undefined means it lives until revoked (personal tokens).
-   * The grant's set learns the token first, then the record is written: the two keys hash to different
-   * Redis Cluster slots (no MULTI spans them), and in this order a revocation of the grant that runs in
-   * between still finds the token (a record never exists that its grant does not list).
+   * On one Redis the grant's set learns the token and the record is written in one MULTI: one round trip on
+   * every grant's path, and atomic, so a revocation of the grant never runs between the two. On a Redis Cluster
+   * the two keys hash to different slots (no MULTI spans them): the set first, then the record, so a revocation
+   * that runs in between still finds the token (a record never exists that its grant does not list).
    */
   async put(tokenHash: string, record: AccessTokenRecord, ttlSeconds?: number): Promise<void> {
-    if (record.grant_id) {
-      const grantKey = grantTokensKey(record.grant_id);
-      const grant = this.redis.multi().sadd(grantKey, tokenHash);
-      // The set lives as long as its longest-lived token: set a TTL if it has none, extend it if shorter.
-      if (ttlSeconds !== undefined)
-        grant.expire(grantKey, ttlSeconds, 'NX').expire(grantKey, ttlSeconds, 'GT');
-      await grant.exec();
+    const recordKey = accessTokenKey(tokenHash);
+    const value = JSON.stringify(record);
+    const setRecord = (commands: ChainableCommander) =>
+      ttlSeconds === undefined
+        ? commands.set(recordKey, value)
+        : commands.set(recordKey, value, 'EX', ttlSeconds);
+    if (!record.grant_id) {
+      await run(setRecord(this.redis.pipeline()));
+      return;
     }
-    if (ttlSeconds === undefined) await this.redis.set(accessTokenKey(tokenHash), JSON.stringify(record));
-    else await this.redis.set(accessTokenKey(tokenHash), JSON.stringify(record), 'EX', ttlSeconds);
+    const grantKey = grantTokensKey(record.grant_id);
+    const grant = this.redis.multi().sadd(grantKey, tokenHash);
+    // The set lives as long as its longest-lived token: set a TTL if it has none, extend it if shorter.
+    if (ttlSeconds !== undefined) grant.expire(grantKey, ttlSeconds, 'NX').expire(grantKey, ttlSeconds, 'GT');
+    if (isCluster(this.redis)) {
+      await run(grant);
+      await run(setRecord(this.redis.pipeline()));
+    } else {
+      await run(setRecord(grant));
+    }
   }
 
   /** Records an OAuth access token with a Redis TTL of its remaining lifetime; an expired one is skipped. */

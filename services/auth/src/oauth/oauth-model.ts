@@ -1,14 +1,16 @@
-import type {
-  AuthorizationCode,
-  AuthorizationCodeModel,
-  RefreshToken,
-  RefreshTokenModel,
-  Token,
+import {
+  InvalidGrantError,
+  type AuthorizationCode,
+  type AuthorizationCodeModel,
+  type RefreshToken,
+  type RefreshTokenModel,
+  type Token,
 } from '@node-oauth/oauth2-server';
-import { formatScope, generateToken, hashToken, parseScope, sameScope } from '@pfs/contracts';
+import { formatScope, generateToken, hashToken, parseScope } from '@pfs/contracts';
 import type { TokenIntrospectionStore } from '../token-introspection.store';
 import { revokeGrants } from '../use-cases/revoke-grants.use-case';
 import { isClientSecret } from './client-credentials';
+import { CodeExchangeParameters, codeExchangeWillPass, scopeGrantable } from './code-exchange-precheck';
 import { AuthorizingUser, toLibraryClient } from './library-records';
 import { findUsableRefreshToken } from './refresh-token-reuse';
 import type { AuthRepositories } from '../auth-repositories';
@@ -39,11 +41,17 @@ export interface TokenRequestFacts {
   code?: { hash: string; state: CodeExchangeState | undefined };
   /** The refresh token sent, by hash, with its state as read with the client (undefined: no such token). */
   refreshToken?: { hash: string; state: RefreshTokenState | undefined };
+  /** A code exchange's PKCE verifier and redirect URI as the form sent them. */
+  exchange?: CodeExchangeParameters;
 }
 
-/** The user of a refresh token being rotated: `revokeToken` leaves the rotation to `saveToken`'s statement. */
+/**
+ * The user of a refresh token being rotated, or of a code being exchanged: `revokeToken` leaves the rotation, and
+ * `revokeAuthorizationCode` the code's use (when nothing after it can fail), to `saveToken`'s statement.
+ */
 interface RotatingUser extends AuthorizingUser {
   rotatesRefreshHash?: string;
+  consumesCodeHash?: string;
 }
 
 /**
@@ -118,7 +126,16 @@ export function createOAuthModel(
     },
 
     async revokeAuthorizationCode(code) {
-      return deps.repos.codes.markUsed(hashToken(code.authorizationCode));
+      const codeHash = hashToken(code.authorizationCode);
+      // The library consumes the code before its PKCE, redirect and scope steps, so that a failed attempt uses it
+      // up. When our own run of those steps says they pass, the code is marked used by the statement that stores
+      // the tokens (one round trip less); a concurrent exchange that marked it first makes saveToken refuse.
+      const client = facts.client?.id === code.client.id ? facts.client : undefined;
+      if (client && facts.exchange && codeExchangeWillPass(code, facts.exchange, client.scope)) {
+        (code.user as RotatingUser).consumesCodeHash = codeHash;
+        return true;
+      }
+      return deps.repos.codes.markUsed(codeHash);
     },
 
     async generateAccessToken() {
@@ -131,14 +148,11 @@ export function createOAuthModel(
 
     async validateScope(_user, client, scope) {
       // The spec: a requested scope must equal the registered one; none requested means the registered one.
-      if (!scope || scope.length === 0) return parseScope(client.scope as string);
-      return sameScope(formatScope(scope), client.scope as string)
-        ? parseScope(client.scope as string)
-        : false;
+      return scopeGrantable(scope, client.scope as string) ? parseScope(client.scope as string) : false;
     },
 
     async saveToken(token, client, user) {
-      const { grantId, rotatesRefreshHash } = user as RotatingUser;
+      const { grantId, rotatesRefreshHash, consumesCodeHash } = user as RotatingUser;
       const scope = formatScope(token.scope ?? []);
       const accessHash = hashToken(token.accessToken);
       const codeHash = token.authorizationCode ? hashToken(token.authorizationCode as string) : null;
@@ -171,7 +185,11 @@ export function createOAuthModel(
       // A refresh retires the old token in the same statement (a retry within the grace period finds it retired
       // already and gets a new pair, as before).
       if (rotatesRefreshHash) await deps.repos.tokens.createRotating(rotatesRefreshHash, new Date(), tokens);
-      else await deps.repos.tokens.create(tokens);
+      else if (consumesCodeHash) {
+        const stored = await deps.repos.tokens.createForCode(consumesCodeHash, new Date(), tokens);
+        // The library's answer to a code used meanwhile (its revokeAuthorizationCode step).
+        if (!stored) throw new InvalidGrantError('Invalid grant: authorization code is invalid');
+      } else await deps.repos.tokens.create(tokens);
       await deps.introspection.putAccessToken(accessHash, {
         userId: String(user.id),
         clientId: client.id,

@@ -173,7 +173,10 @@ export async function checkTokenRequest(
   if (!client) return { clientId, secretlessPublicClient: false };
   facts.client = client;
   if (body.grant_type === 'refresh_token') await assertRefreshScopeUnchanged(deps, client, req, body, facts);
-  if (body.grant_type === 'authorization_code') await assertSecondFactor(deps, client, req, body, facts);
+  if (body.grant_type === 'authorization_code') {
+    facts.exchange = { codeVerifier: body.code_verifier, redirectUri: body.redirect_uri };
+    await assertSecondFactor(deps, client, req, body, facts);
+  }
   const secret = readClientCredentials(req, body)?.secret;
   return {
     clientId: client.id,

@@ -136,6 +136,43 @@ describe('authorization code grant', () => {
     expect(answer.body.error).toBe('invalid_grant');
   });
 
+  it('when a wrong PKCE verifier or redirect_uri is sent, then the code is used up: the right ones get invalid_grant', async () => {
+    const client = await createTestClient(auth.deps);
+    const pkce = pkcePair();
+    const redirectUri = 'https://client.example.test/callback';
+    const query = {
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+      redirect_uri: redirectUri,
+    };
+    const right = { code_verifier: pkce.verifier, redirect_uri: redirectUri };
+    const guessed = await codeFor(auth, client, query);
+    await exchangeCode(auth.app, client, {
+      ...right,
+      code: guessed,
+      code_verifier: pkcePair().verifier,
+    }).expect(400);
+    const again = await exchangeCode(auth.app, client, { ...right, code: guessed }).expect(400);
+    expect(again.body.error).toBe('invalid_grant');
+    const misdirected = await codeFor(auth, client, query);
+    await exchangeCode(auth.app, client, {
+      ...right,
+      code: misdirected,
+      redirect_uri: `${redirectUri}/`,
+    }).expect(400);
+    await exchangeCode(auth.app, client, { ...right, code: misdirected }).expect(400);
+  });
+
+  it('when one code is exchanged twice at the same time, then only one exchange gets tokens', async () => {
+    const client = await createTestClient(auth.deps);
+    const { code, pkce } = await pkceCodeFor(client);
+    const answers = await Promise.all(
+      [1, 2].map(() => exchangeCode(auth.app, client, { code, code_verifier: pkce.verifier })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    expect(answers.find((answer) => answer.status === 400)!.body.error).toBe('invalid_grant');
+  });
+
   it('when an implicit-capable client uses the code flow with PKCE, then tokens', async () => {
     const client = await createTestClient(auth.deps, { implicit: true });
     const { code, pkce } = await pkceCodeFor(client);

@@ -166,6 +166,22 @@ export class TokenRepository {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * A code exchange's tokens and the code's use in one statement: marks the code `codeHash` used if it is not yet
+   * and inserts `tokens` only then. Their ids, in order, or undefined when the code was used already (a
+   * concurrent exchange of the same code marked it first: its row lock decides).
+   */
+  async createForCode(codeHash: string, now: Date, tokens: NewToken[]): Promise<string[] | undefined> {
+    const insert = newTokenRows(tokens, 3);
+    const rows: Array<{ id: string }> = await this.source.query(
+      `WITH used AS (
+         UPDATE oauth_authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING 1)
+       ${insert.sql} WHERE EXISTS (SELECT FROM used) RETURNING id::text AS id`,
+      [codeHash, now, ...insert.parameters],
+    );
+    return rows.length > 0 ? rows.map((row) => row.id) : undefined;
+  }
+
   /** A refresh token (revoked ones too, for reuse detection) and whether its grant is live: one indexed read. */
   async findRefreshWithGrant(tokenHash: string): Promise<RefreshTokenState | undefined> {
     const rows: RefreshTokenRow[] = await this.source.query(
