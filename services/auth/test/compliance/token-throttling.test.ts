@@ -1,6 +1,11 @@
 import request from 'supertest';
 import { exchangeCode } from '../support/browser-flow';
-import { AuthTestApp, createTestClient, startAuthTestApp } from '../support/auth-test-app';
+import {
+  AuthTestApp,
+  createTestClient,
+  isolatedRedisPrefix,
+  startAuthTestApp,
+} from '../support/auth-test-app';
 
 /** Beyond the spec: brute-force limits on the token endpoint (429 + Retry-After, RFC 6585 §4). */
 describe('token endpoint throttling', () => {
@@ -63,7 +68,11 @@ describe('token endpoint throttling', () => {
   });
 
   it('when one IP sends more requests than allowed, then 429', async () => {
-    const limited = await startAuthTestApp({ AUTH_TOKEN_MAX_REQUESTS_PER_IP: '2' });
+    // A prefix of its own: the other files of the run send token requests from loopback at the same time.
+    const limited = await startAuthTestApp({
+      AUTH_TOKEN_MAX_REQUESTS_PER_IP: '2',
+      REDIS_KEY_PREFIX: isolatedRedisPrefix('token-ip-limit'),
+    });
     try {
       await limited.deps.redis.del(...ipKeys);
       const send = () =>
