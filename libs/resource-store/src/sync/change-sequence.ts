@@ -13,13 +13,17 @@ import { type Actor, actorOf, type ChangeHooks, type UserChange, userChangeOf } 
  */
 export async function claimChangeSeq(manager: EntityManager, userId: string): Promise<string> {
   const rows: Array<{ change_seq: string }> = await manager.query(
-    `INSERT INTO user_sync_state (user_id, change_seq, modified_at) VALUES ($1, 1, clock_timestamp())
-     ON CONFLICT (user_id) DO UPDATE
-       SET change_seq = user_sync_state.change_seq + 1, modified_at = clock_timestamp()
-     RETURNING change_seq::text AS change_seq`,
+    `${claimChangeSeqSql('$1')} RETURNING change_seq::text AS change_seq`,
     [userId],
   );
   return rows[0].change_seq;
+}
+
+/** The claim of claimChangeSeq, for the user id given as SQL (a placeholder, or a literal: one-trip-change.ts). */
+export function claimChangeSeqSql(user: string): string {
+  return `INSERT INTO user_sync_state (user_id, change_seq, modified_at) VALUES (${user}, 1, clock_timestamp())
+     ON CONFLICT (user_id) DO UPDATE
+       SET change_seq = user_sync_state.change_seq + 1, modified_at = clock_timestamp()`;
 }
 
 /**

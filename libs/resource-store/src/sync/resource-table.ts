@@ -38,7 +38,8 @@ const REVISION_BATCH = 1_000;
  * repositories wrap one of these and add their own filters; nothing here leaks TypeORM objects.
  */
 export class ResourceTable<T extends SyncedRecord> {
-  private readonly selectList: string;
+  /** The columns every read returns (alias `t`), for statements built outside this class (entry-one-trip.ts). */
+  readonly selectList: string;
 
   constructor(readonly options: ResourceTableOptions<T>) {
     this.selectList = [
@@ -55,6 +56,11 @@ export class ResourceTable<T extends SyncedRecord> {
   /** Every row read goes through here: `extra` is narrowed to the application of the context (`app`). */
   private read(row: RawRow, app: string | undefined): T {
     return this.options.toRecord('extra' in row ? { ...row, extra: extraForApp(row.extra, app) } : row);
+  }
+
+  /** A record of a row read with `selectList`, `extra` narrowed to `app`. */
+  recordOf(row: RawRow, app: string | undefined): T {
+    return this.read(row, app);
   }
 
   /**

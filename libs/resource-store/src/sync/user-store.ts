@@ -3,6 +3,7 @@ import type { ReadRouting } from '../replica/read-routing';
 import type { CustomRate } from '@pfs/money';
 import { toCustomRates } from '../repositories/user.repository';
 import { readListState, readWatermark, withUserChange } from './change-sequence';
+import { type OneTripStatement, runOneTripChange } from './one-trip-change';
 import { type Actor, type UserChange, type UserRead, userRead } from './user-change';
 
 /**
@@ -28,6 +29,16 @@ export class UserStore {
   async change<T>(who: string | Actor, work: (change: UserChange) => Promise<T>): Promise<T> {
     const result = await withUserChange(this.source, who, work);
     await this.written(typeof who === 'string' ? who : who.userId);
+    return result;
+  }
+
+  /**
+   * Runs a statement a repository built as one change of the user, in one round trip (runOneTripChange);
+   * once committed, its position is recorded as `change` does.
+   */
+  async changeInOneTrip<T>(who: Actor, statement: OneTripStatement<T>): Promise<T> {
+    const result = await runOneTripChange(this.source, who.userId, statement);
+    await this.written(who.userId);
     return result;
   }
 
@@ -69,6 +80,7 @@ export interface ListState {
 export interface ActorStore {
   read(actor: Actor): UserRead;
   change<T>(actor: Actor, work: (change: UserChange) => Promise<T>): Promise<T>;
+  changeInOneTrip<T>(actor: Actor, statement: OneTripStatement<T>): Promise<T>;
   watermark(userId: string): Promise<string>;
   listState(userId: string): Promise<ListState>;
 }

@@ -24,7 +24,7 @@ export function idempotentPost(deps: { store: ActorStore; repos: { idempotency: 
   ): Promise<void> => {
     const ctx = requestContext(req);
     const key = req.get('idempotency-key');
-    if (key === undefined) return send(res, await deps.store.change(ctx, run));
+    if (key === undefined) return sendStoredResponse(res, await deps.store.change(ctx, run));
     if (!KEY.test(key)) {
       throw new AppError('INPUT_INVALID', {
         description: 'Idempotency-Key must be 1–255 printable ASCII characters.',
@@ -43,11 +43,12 @@ export function idempotentPost(deps: { store: ActorStore; repos: { idempotency: 
         description: 'This Idempotency-Key was already used for a different request.',
       });
     }
-    send(res, outcome.response, outcome.state === 'replay');
+    sendStoredResponse(res, outcome.response, outcome.state === 'replay');
   };
 }
 
-function send(res: Response, response: StoredResponse, replayed = false): void {
+/** Writes a response as an idempotent POST answers it (a stored response replays the same way). */
+export function sendStoredResponse(res: Response, response: StoredResponse, replayed = false): void {
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
   if (replayed) res.setHeader('Idempotent-Replayed', 'true');
   res.status(response.status);

@@ -1,16 +1,16 @@
-import { inputError, notFound } from '@pfs/errors';
+import { notFound } from '@pfs/errors';
 import {
   applyMergePatch,
   pageAsSent,
-  parseCreateBody,
   readClientModified,
   sendStoredPage,
   StoredPages,
 } from '@pfs/resource-api';
 import { buildEntryFilters, type Snapshot } from '@pfs/resource-store';
+import type { Response } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
-import { idempotentPost } from '../../http/idempotent-post';
+import { idempotentPost, sendStoredResponse } from '../../http/idempotent-post';
 import { withRates } from '../../http/rates-ready';
 import { requestContext } from '../../http/request-context';
 import { ledgerDepsOf } from '../../ledger-deps';
@@ -19,13 +19,14 @@ import { deleteSeriesEntry } from '../repeats/repeat-delete.use-case';
 import { updateSeriesEntry } from '../repeats/repeat-edit.use-case';
 import { readRepeatFilter } from '../repeats/repeat-list-filter';
 import { readSeriesEdit, readSeriesScope } from '../repeats/repeat-query';
-import { assertRepeatRules, repeatRuleOf } from '../repeats/repeat-body';
+import { repeatRuleOf } from '../repeats/repeat-body';
 import { createRepeatingEntry } from '../repeats/repeat-series.use-case';
-import { createEntries, MAX_BATCH } from './create-entries.use-case';
+import { createEntries } from './create-entries.use-case';
+import { createPlainEntries } from './create-plain-entries.use-case';
+import { type EntryCreation, isPlainCreation, readEntryCreation } from './entry-creation';
 import { presentEntry } from './entries.presenter';
 import type { EntryBody } from './entry-body.schema';
 import { entryListQuery } from './entry-queries.schema';
-import { assertEntryRules, entryDraftOf } from './entry-draft';
 import { isUnfiltered, readEntryFilters } from '../../http/entry-filters';
 import { entryPresenterFor } from './entry-presenter-for';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
@@ -103,46 +104,38 @@ export function entriesHandlers(deps: ApiDependencies) {
     api.respond.sendObject(req, res, 'entries', present(entry), entry.modifiedAt);
   };
 
-  const create: ApiHandler = async (_ctx, req, res) => {
-    await idempotent(req, res, async (change) => {
-      const isBatch = Array.isArray(req.body);
-      const bodies: unknown[] = isBatch ? req.body : [req.body];
-      if (!bodies.length || bodies.length > MAX_BATCH) {
-        throw inputError([{ field: '(body)', error: `must hold 1–${MAX_BATCH} entries` }]);
-      }
-      const drafts = [];
-      const repeats: EntryBody['repeat'][] = [];
-      for (const [index, body] of bodies.entries()) {
-        const prefix = isBatch ? `${index}.` : '';
-        const entry = await parseCreateBody<EntryBody>(api.schemas, 'entries', body).catch((error) => {
-          throw isBatch && error.fields
-            ? inputError(
-                error.fields.map((f: { field: string; error: string }) => ({
-                  ...f,
-                  field: prefix + f.field,
-                })),
-              )
-            : error;
+  const create: ApiHandler = async (ctx, req, res) => {
+    // Without an Idempotency-Key, plain entries (no transfer, no series) are checked before any change and
+    // written in one round trip (createPlainEntries). With a key, the body is read inside the change, after
+    // the key's claim: a reused key answers 422 whatever its new body, as the idempotency tests prove.
+    let creation: EntryCreation | undefined;
+    if (req.get('idempotency-key') === undefined) {
+      creation = await readEntryCreation(api.schemas, req.body);
+      if (isPlainCreation(creation)) {
+        const written = await createPlainEntries(ledger, ctx, creation.drafts, {
+          fieldsByIndex: creation.isBatch,
         });
-        if (entry.repeat !== undefined && isBatch)
-          throw inputError([{ field: `${prefix}repeat`, error: 'a repeating entry must be posted alone' }]);
-        assertEntryRules(entry, prefix);
-        drafts.push(entryDraftOf(entry));
-        repeats.push(entry.repeat);
+        if (written) {
+          const present = await presenterFor(deps.store.read(ctx), written.entries, written.settings);
+          return sendStoredResponse(res, createdAnswer(res, creation.isBatch, written.entries.map(present)));
+        }
       }
-      // A repeat of nothing but read-only members is still a rule asked for (and a 400), as it always was.
-      const sent = (bodies[0] as { repeat?: unknown }).repeat;
-      const repeat = !isBatch && sent !== undefined && sent !== null ? (repeats[0] ?? {}) : undefined;
-      if (repeat) assertRepeatRules(repeat);
+    }
+    await idempotent(req, res, async (change) => {
+      const { isBatch, drafts, repeat } = creation ?? (await readEntryCreation(api.schemas, req.body));
       const created = repeat
         ? await createRepeatingEntry(ledger, change, drafts[0], repeatRuleOf(repeat))
         : await createEntries(ledger, change, drafts, { fieldsByIndex: isBatch });
       // Presented from the change: its rows (a transfer's companion, the series) are not committed yet.
       const present = await presenterFor(change, created);
-      const answer = api.respond.created(res, 'entries', '/entries', created[0].id, present(created[0]));
-      // A batch answers every created entry, in the order sent; Location names the first.
-      return isBatch ? { ...answer, body: created.map(present) } : answer;
+      return createdAnswer(res, isBatch, created.map(present));
     });
+  };
+
+  /** A batch answers every created entry, in the order sent; Location names the first. */
+  const createdAnswer = (res: Response, isBatch: boolean, presented: Array<Record<string, unknown>>) => {
+    const answer = api.respond.created(res, 'entries', '/entries', String(presented[0].id), presented[0]);
+    return isBatch ? { ...answer, body: presented } : answer;
   };
 
   const update =

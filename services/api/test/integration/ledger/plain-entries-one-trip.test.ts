@@ -1,0 +1,128 @@
+import { Decimal } from '@pfs/money';
+import { accountsTable, entriesTable, plainEntriesInsert } from '@pfs/resource-store';
+import { createPlainEntries } from '../../../src/modules/entries/create-plain-entries.use-case';
+import type { EntryBody } from '../../../src/modules/entries/entry-body.schema';
+import { type EntryDraft, entryDraftOf } from '../../../src/modules/entries/entry-draft';
+import {
+  createLedgerUser,
+  insertCategory,
+  openLedger,
+  type LedgerFixture,
+} from '../../support/ledger-fixture';
+import { createAccount } from '../../support/ledger-calls';
+
+let deps: LedgerFixture;
+beforeAll(async () => {
+  deps = await openLedger();
+});
+afterAll(() => deps.close());
+
+const draft = (body: Record<string, unknown>): EntryDraft =>
+  entryDraftOf({ currency: { code: 'EUR' }, date: '2025-05-09', ...body } as unknown as EntryBody);
+
+async function watermark(userId: string): Promise<string> {
+  return deps.store.watermark(userId);
+}
+
+async function ledgerOf(userId: string, accountId: string) {
+  const account = (await accountsTable.findById(deps.store.read({ userId }), accountId, {
+    includeDeleted: true,
+  }))!;
+  const [{ count }] = await deps.dataSource.query(
+    `SELECT count(*)::int AS count FROM entries WHERE user_id = $1`,
+    [userId],
+  );
+  return { balance: new Decimal(account.initialBalance).plus(account.entriesTotal).toFixed(), count };
+}
+
+describe('plain entries written as one one-trip change (POST /entries without an Idempotency-Key)', () => {
+  it('writes the entries, their revisions (as read back) and the balance under one new change sequence', async () => {
+    const userId = await createLedgerUser(deps);
+    const account = await createAccount(deps, userId, { name: 'Cash', currency: { code: 'EUR' } });
+    const category = await insertCategory(deps, userId);
+    const before = await watermark(userId);
+    const actor = { userId, app: 'app-one' };
+    const created = await createPlainEntries(
+      deps,
+      actor,
+      [
+        draft({ amount: -1.5, account: account.id, category, extra: { note: 'a' } }),
+        // Another currency: the ECB cross rate of the day, stored to 12 decimals.
+        draft({ amount: 10, currency: { code: 'USD' }, account: account.id, desc: 'second' }),
+      ],
+      { fieldsByIndex: true },
+    );
+    expect(created?.entries.map((entry) => entry.description)).toEqual([null, 'second']);
+    const [first, second] = created!.entries;
+    expect(first.extra).toEqual({ note: 'a' });
+    expect(first.changeSeq).toBe(second.changeSeq);
+    expect(BigInt(first.changeSeq)).toBeGreaterThan(BigInt(before));
+    expect(await watermark(userId)).toBe(first.changeSeq);
+    expect(created!.settings.main).toBe('EUR');
+    const expected = new Decimal(first.accountAmount).plus(second.accountAmount).toFixed();
+    expect(await ledgerOf(userId, account.id)).toEqual({ balance: expected, count: 2 });
+    for (const entry of created!.entries) {
+      const stored = await entriesTable.findRevision(deps.store.read(actor), entry.id, entry.modifiedAt);
+      const readBack = (await entriesTable.findById(deps.store.read(actor), entry.id))!;
+      expect(stored).toEqual(JSON.parse(JSON.stringify(entriesTable.options.toSnapshot(readBack))));
+    }
+  });
+
+  it('when a reference changed after the checks, then it writes nothing and answers undefined', async () => {
+    const userId = await createLedgerUser(deps);
+    const account = await createAccount(deps, userId, { name: 'Cash', currency: { code: 'EUR' } });
+    const snapshot = {
+      amount: '-2',
+      currency: { code: 'EUR', rate: '1', fixed: false },
+      date: '2025-05-09',
+      account: account.id,
+      completed: true,
+      account_amount: '-2',
+    };
+    // The account's currency is no longer the one the amount was converted to.
+    const answer = await deps.store.changeInOneTrip(
+      { userId },
+      plainEntriesInsert({ userId }, [{ snapshot, accountCurrency: 'USD' }]),
+    );
+    expect(answer).toBeUndefined();
+    expect(await ledgerOf(userId, account.id)).toEqual({ balance: '0', count: 0 });
+    // An account deleted meanwhile.
+    await deps.dataSource.query(`UPDATE accounts SET deleted = true WHERE id = $1`, [account.id]);
+    const deleted = await deps.store.changeInOneTrip(
+      { userId },
+      plainEntriesInsert({ userId }, [{ snapshot, accountCurrency: 'EUR' }]),
+    );
+    expect(deleted).toBeUndefined();
+    expect(await ledgerOf(userId, account.id)).toEqual({ balance: '0', count: 0 });
+  });
+
+  it('when the statement fails, then the whole change rolls back (no claimed sequence) and the pool stays usable', async () => {
+    const userId = await createLedgerUser(deps);
+    const account = await createAccount(deps, userId, { name: 'Cash', currency: { code: 'EUR' } });
+    const before = await watermark(userId);
+    const tooLarge = '1' + '0'.repeat(30);
+    const snapshot = {
+      amount: tooLarge,
+      currency: { code: 'EUR', rate: '1', fixed: false },
+      date: '2025-05-09',
+      account: account.id,
+      completed: true,
+      account_amount: tooLarge,
+    };
+    await expect(
+      deps.store.changeInOneTrip(
+        { userId },
+        plainEntriesInsert({ userId }, [{ snapshot, accountCurrency: 'EUR' }]),
+      ),
+    ).rejects.toThrow(/numeric field overflow/);
+    expect(await watermark(userId)).toBe(before);
+    expect(await ledgerOf(userId, account.id)).toEqual({ balance: '0', count: 0 });
+    // Every pooled connection still answers outside any transaction.
+    const states = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        deps.dataSource.query(`SELECT now() = statement_timestamp() AS fresh`),
+      ),
+    );
+    expect(states.every(([row]) => row.fresh === true)).toBe(true);
+  });
+});
