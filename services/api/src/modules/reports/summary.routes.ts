@@ -36,8 +36,8 @@ export function summaryHandler(deps: ApiDependencies, options: SummaryOptions = 
   const ledger = ledgerDepsOf(deps);
   const budgets = budgetsDepsOf(deps);
   const plannedSums = options.plannedSums ?? noPlannedSums;
-  // Seven reads (the month's days, all-time totals, planned repeats, the overall budget's figures): kept
-  // until anything the summary depends on changes.
+  // Several reads (the user, the month's days, all-time totals, planned repeats, the overall budget's
+  // figures): the answer is kept until anything the summary depends on changes.
   const unchanged = new UnchangedAnswers(deps, {
     schema: 'me',
     kind: 'object',
