@@ -63,3 +63,10 @@ export function createDataSource(options: CreateDataSourceOptions): DataSource {
     extra: poolOptions(options.timeouts),
   });
 }
+
+/** A data source of `options`, connected (its pool open): the primary's and the replica's. */
+export async function openDataSource(options: CreateDataSourceOptions): Promise<DataSource> {
+  const dataSource = createDataSource(options);
+  await dataSource.initialize();
+  return dataSource;
+}

@@ -1,5 +1,5 @@
 import type { DataSource, EntitySchema, MixedList } from 'typeorm';
-import { createDataSource, DatabaseTimeouts, databaseTimeouts } from './data-source';
+import { DatabaseTimeouts, databaseTimeouts, openDataSource } from './data-source';
 import { ensureDatabase } from './ensure-database';
 import { MigrationSet, runMigrations } from './run-migrations';
 
@@ -29,14 +29,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<DataSo
   await ensureDatabase(directUrl);
   const applied = await runMigrations(directUrl, options.migrationSets);
   if (applied.length) options.onMigrated?.(applied);
-  const dataSource = createDataSource({
-    url: options.url,
-    entities: options.entities,
-    applicationName: options.applicationName,
-    timeouts: options.timeouts,
-  });
-  await dataSource.initialize();
-  return dataSource;
+  return openDataSource(options);
 }
 
 /** The database settings every service parses (serviceShape in @pfs/config). */

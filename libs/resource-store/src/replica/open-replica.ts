@@ -1,5 +1,5 @@
 import type { DataSource, EntitySchema, MixedList } from 'typeorm';
-import { createDataSource, DatabaseTimeouts } from '../data-source';
+import { DatabaseTimeouts, openDataSource } from '../data-source';
 
 /**
  * The pool of the streaming replica (DATABASE_READ_URL) when one is configured: no migration (a replica
@@ -13,12 +13,5 @@ export async function openReplica(options: {
   timeouts?: DatabaseTimeouts;
 }): Promise<DataSource | undefined> {
   if (!options.url) return undefined;
-  const replica = createDataSource({
-    url: options.url,
-    entities: options.entities,
-    applicationName: options.applicationName,
-    timeouts: options.timeouts,
-  });
-  await replica.initialize();
-  return replica;
+  return openDataSource({ ...options, url: options.url });
 }

@@ -1,19 +1,11 @@
 import { isResourceId } from '@pfs/contracts';
-import { transactionOf, type UserChange, type UserRead } from '../sync/user-change';
-import {
-  type DecideUpdate,
-  PageRequest,
-  PageResult,
-  RawRow,
-  ResourceTable,
-  returnedRows,
-  Snapshot,
-  SyncedRecord,
-} from '../sync/resource-table';
+import { transactionOf, type UserChange } from '../sync/user-change';
+import { RawRow, ResourceTable, returnedRows, Snapshot, SyncedRecord } from '../sync/resource-table';
 import type { SqlFilter } from '../sync/sql-params';
 import { categoryReferenceHooks } from './reference-hooks';
 import { tagsTable } from './tags-table';
-import { categoryUsageCounters, countUsage } from './usage-counts';
+import { NamedLabelRepository } from './named-label.repository';
+import { categoryUsageCounters } from './usage-counts';
 
 export type CategoryType = 'expense' | 'income' | 'system';
 
@@ -70,25 +62,9 @@ function filtersOf(filters: CategoryFilters): SqlFilter[] {
 }
 
 /** Categories of one user, as plain data: reads take a `UserRead`, writes run in the caller's `UserChange`. */
-export class CategoryRepository {
-  list(read: UserRead, page: PageRequest, filters: CategoryFilters = {}): Promise<PageResult<Category>> {
-    return categoriesTable.list(read, page, filtersOf(filters));
-  }
-
-  findById(read: UserRead, id: string): Promise<Category | undefined> {
-    return categoriesTable.findById(read, id);
-  }
-
-  findLiveIds(read: UserRead, ids: string[]): Promise<Category[]> {
-    return categoriesTable.findByIds(read, ids);
-  }
-
-  create(change: UserChange, snapshot: Snapshot): Promise<Category> {
-    return categoriesTable.insert(change, snapshot);
-  }
-
-  update(change: UserChange, id: string, decide: DecideUpdate<Category>): Promise<Category | undefined> {
-    return categoriesTable.updateGuarded(change, id, decide);
+export class CategoryRepository extends NamedLabelRepository<Category, CategoryFilters> {
+  constructor() {
+    super(categoriesTable, { filtersOf, counters: categoryUsageCounters, countKeys: CATEGORY_COUNT_KEYS });
   }
 
   /** Soft-deletes; tags lose it as their category, other references follow the hooks. */
@@ -120,10 +96,5 @@ export class CategoryRepository {
       returnedRows(moved).map((row) => String(row.id)),
     );
     for (const hook of categoryReferenceHooks) await hook(change, options);
-  }
-
-  countsFor(read: UserRead, ids: string[]): Promise<Map<string, Record<string, number>>> {
-    const zeros = Object.fromEntries(CATEGORY_COUNT_KEYS.map((key) => [key, 0]));
-    return countUsage(categoryUsageCounters, read, ids, zeros);
   }
 }

@@ -1,11 +1,11 @@
 import { isResourceId } from '@pfs/contracts';
-import type { UserChange, UserRead } from '../sync/user-change';
-import type { DecideUpdate, PageRequest, PageResult, Snapshot } from '../sync/resource-table';
+import type { UserChange } from '../sync/user-change';
 import type { SqlFilter } from '../sync/sql-params';
 import { likePattern } from './category.repository';
 import { tagReferenceHooks, tagToCategoryHooks } from './reference-hooks';
 import { Tag, tagsTable } from './tags-table';
-import { countUsage, tagUsageCounters } from './usage-counts';
+import { NamedLabelRepository } from './named-label.repository';
+import { tagUsageCounters } from './usage-counts';
 
 export interface TagFilters {
   type?: string;
@@ -59,25 +59,9 @@ function filtersOf(filters: TagFilters): SqlFilter[] {
 }
 
 /** Tags of one user, as plain data: reads take a `UserRead`, writes run in the caller's `UserChange`. */
-export class TagRepository {
-  list(read: UserRead, page: PageRequest, filters: TagFilters = {}): Promise<PageResult<Tag>> {
-    return tagsTable.list(read, page, filtersOf(filters));
-  }
-
-  findById(read: UserRead, id: string): Promise<Tag | undefined> {
-    return tagsTable.findById(read, id);
-  }
-
-  findLiveIds(read: UserRead, ids: string[]): Promise<Tag[]> {
-    return tagsTable.findByIds(read, ids);
-  }
-
-  create(change: UserChange, snapshot: Snapshot): Promise<Tag> {
-    return tagsTable.insert(change, snapshot);
-  }
-
-  update(change: UserChange, id: string, decide: DecideUpdate<Tag>): Promise<Tag | undefined> {
-    return tagsTable.updateGuarded(change, id, decide);
+export class TagRepository extends NamedLabelRepository<Tag, TagFilters> {
+  constructor() {
+    super(tagsTable, { filtersOf, counters: tagUsageCounters, countKeys: TAG_COUNT_KEYS });
   }
 
   async delete(change: UserChange, id: string): Promise<boolean> {
@@ -99,10 +83,5 @@ export class TagRepository {
     const toId = target.tag ?? target.category ?? null;
     for (const hook of hooks) await hook(change, { fromIds: sources, toId });
     await tagsTable.softDelete(change, sources);
-  }
-
-  countsFor(read: UserRead, ids: string[]): Promise<Map<string, Record<string, number>>> {
-    const zeros = Object.fromEntries(TAG_COUNT_KEYS.map((key) => [key, 0]));
-    return countUsage(tagUsageCounters, read, ids, zeros);
   }
 }
