@@ -1,8 +1,9 @@
-import { IMPORT_JOB_NAME, ImportJobPayload, ImportJobPayloadSchema } from '@pfs/contracts';
-import { Logger, parseTraceparent, runWithTrace, startSpan } from '@pfs/logger';
-import { Job, UnrecoverableError } from 'bullmq';
+import { ImportJobPayload, importJob } from '@pfs/contracts';
+import type { Logger } from '@pfs/logger';
+import type { Job } from 'bullmq';
 import { type ImportDependencies } from '../use-cases/import-dependencies';
 import { failImport, runImport } from '../use-cases/run-import.use-case';
+import { runTracedJob } from './traced-job';
 
 export type ImportJobHandler = (payload: ImportJobPayload, job: Job) => Promise<void>;
 
@@ -34,22 +35,10 @@ export function handleImportJob(deps: ImportDependencies): ImportJobHandler {
 /** The thin BullMQ processor of the imports queue: the job is checked against its contract first. */
 export function createImportProcessor(handle: ImportJobHandler, logger: Logger) {
   return async (job: Job): Promise<void> => {
-    if (job.name !== IMPORT_JOB_NAME) throw new UnrecoverableError(`unknown job name ${job.name}`);
-    const parsed = ImportJobPayloadSchema.safeParse(job.data);
-    if (!parsed.success) {
-      throw new UnrecoverableError(`invalid ${IMPORT_JOB_NAME} payload: ${parsed.error.message}`);
-    }
-    const span = startSpan(`${IMPORT_JOB_NAME} job`, 'consumer', parseTraceparent(parsed.data.traceparent));
-    let failed = true;
-    try {
-      await runWithTrace(span.context, async () => {
-        logger.info({ jobId: job.id, importId: parsed.data.importId }, 'import job started');
-        await handle(parsed.data, job);
-        logger.info({ jobId: job.id, importId: parsed.data.importId }, 'import job finished');
-      });
-      failed = false;
-    } finally {
-      span.end({ failed, attributes: { 'messaging.message.id': String(job.id) } });
-    }
+    await runTracedJob(
+      job,
+      { contract: importJob, logger, what: 'import', subject: ({ importId }) => ({ importId }) },
+      (payload) => handle(payload, job),
+    );
   };
 }
