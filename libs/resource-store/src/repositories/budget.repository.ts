@@ -1,5 +1,5 @@
 import { handleOf, type UserRead } from '../sync/user-change';
-import type { SqlFilter } from '../sync/sql-params';
+import { likePattern, type SqlFilter } from '../sync/sql-params';
 import { type Budget, budgetsTable } from './budgets-table';
 
 export {
@@ -23,8 +23,6 @@ export interface BudgetListFilters {
   hasProblem?: boolean;
 }
 
-const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-
 /**
  * Iterations cover `start` to `end` (or on without an end) without gaps, so a budget has an iteration in
  * [from, to] exactly when its span overlaps it: the filter is exact and pagination counts stay right.
@@ -41,7 +39,7 @@ export function budgetListFilters(filters: BudgetListFilters): SqlFilter[] {
   ] as const) {
     if (list) out.push((p) => `t.${column} && ${p(list)}::bigint[]`);
   }
-  if (filters.search) out.push((p) => `t.name ILIKE ${p(escapeLike(filters.search!))}`);
+  if (filters.search) out.push((p) => `t.name ILIKE ${p(likePattern(filters.search!))}`);
   if (filters.hasProblem !== undefined) {
     const deleted = (table: string, include: string, exclude: string) =>
       `EXISTS (SELECT 1 FROM ${table} r WHERE r.user_id = t.user_id AND r.deleted AND r.id = ANY(t.${include} || t.${exclude}))`;

@@ -1,10 +1,8 @@
-import { isResourceId } from '@pfs/contracts';
 import { transactionOf, type UserChange } from '../sync/user-change';
 import { RawRow, ResourceTable, returnedRows, Snapshot, SyncedRecord } from '../sync/resource-table';
-import type { SqlFilter } from '../sync/sql-params';
 import { categoryReferenceHooks } from './reference-hooks';
 import { tagsTable } from './tags-table';
-import { NamedLabelRepository } from './named-label.repository';
+import { labelFilters, type LabelFilters, NamedLabelRepository } from './named-label.repository';
 import { categoryUsageCounters } from './usage-counts';
 
 export type CategoryType = 'expense' | 'income' | 'system';
@@ -14,11 +12,8 @@ export interface Category extends SyncedRecord {
   type: CategoryType;
 }
 
-export interface CategoryFilters {
-  type?: string;
-  search?: string;
-  ids?: string[];
-}
+/** A category list's filters: those of every label. */
+export type CategoryFilters = LabelFilters;
 
 export const CATEGORY_COUNT_KEYS = [
   'entries',
@@ -32,9 +27,6 @@ export const CATEGORY_COUNT_KEYS = [
   'expense_tags',
   'budgets',
 ] as const;
-
-/** `%`, `_` and `\` are literal in a search term. */
-export const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export const categoriesTable = new ResourceTable<Category>({
   table: 'categories',
@@ -53,18 +45,14 @@ export const categoriesTable = new ResourceTable<Category>({
   }),
 });
 
-function filtersOf(filters: CategoryFilters): SqlFilter[] {
-  const out: SqlFilter[] = [];
-  if (filters.type) out.push((p) => `t.type = ${p(filters.type)}`);
-  if (filters.search) out.push((p) => `t.name ILIKE ${p(likePattern(filters.search!))}`);
-  if (filters.ids) out.push((p) => `t.id = ANY(${p(filters.ids!.filter(isResourceId))}::bigint[])`);
-  return out;
-}
-
 /** Categories of one user, as plain data: reads take a `UserRead`, writes run in the caller's `UserChange`. */
 export class CategoryRepository extends NamedLabelRepository<Category, CategoryFilters> {
   constructor() {
-    super(categoriesTable, { filtersOf, counters: categoryUsageCounters, countKeys: CATEGORY_COUNT_KEYS });
+    super(categoriesTable, {
+      filtersOf: labelFilters,
+      counters: categoryUsageCounters,
+      countKeys: CATEGORY_COUNT_KEYS,
+    });
   }
 
   /** Soft-deletes; tags lose it as their category, other references follow the hooks. */

@@ -1,6 +1,5 @@
 import { routedHandleOf, type UserRead } from '../sync/user-change';
-import type { SqlFilter } from '../sync/sql-params';
-import { SqlParams } from '../sync/sql-params';
+import { likePattern, type SqlFilter, SqlParams } from '../sync/sql-params';
 
 /** An id list filter; `negate` is the `!name` form (entries matching none of the ids). */
 export interface IdFilter {
@@ -20,8 +19,6 @@ export interface EntryFilters {
   search?: string;
   ids?: string[];
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 function idFilter(column: string, filter: IdFilter): SqlFilter {
   return (param) => {
@@ -53,7 +50,7 @@ export function buildEntryFilters(filters: EntryFilters): SqlFilter[] {
     });
   }
   if (filters.search) {
-    conditions.push((param) => `t.description ILIKE ${param(`%${escapeLike(filters.search!)}%`)}`);
+    conditions.push((param) => `t.description ILIKE ${param(likePattern(filters.search!))}`);
   }
   if (filters.ids) conditions.push((param) => `t.id = ANY(${param(filters.ids)}::bigint[])`);
   return conditions;

@@ -7,9 +7,26 @@ import type {
   Snapshot,
   SyncedRecord,
 } from '../sync/resource-table';
-import type { SqlFilter } from '../sync/sql-params';
+import { isResourceId } from '@pfs/contracts';
+import { likePattern, type SqlFilter } from '../sync/sql-params';
 import type { UsageCounter } from './reference-types';
 import { countUsage } from './usage-counts';
+
+/** The filters of every label list: its type, a search in its name, its ids. */
+export interface LabelFilters {
+  type?: string;
+  search?: string;
+  ids?: string[];
+}
+
+/** The conditions of `LabelFilters` (the label table's alias is `t`); ids that are not resource ids match none. */
+export function labelFilters(filters: LabelFilters): SqlFilter[] {
+  const out: SqlFilter[] = [];
+  if (filters.type) out.push((p) => `t.type = ${p(filters.type)}`);
+  if (filters.search) out.push((p) => `t.name ILIKE ${p(likePattern(filters.search!))}`);
+  if (filters.ids) out.push((p) => `t.id = ANY(${p(filters.ids!.filter(isResourceId))}::bigint[])`);
+  return out;
+}
 
 /** How one kind of named label reads its list filters and counts its uses. */
 export interface NamedLabelKind<F> {

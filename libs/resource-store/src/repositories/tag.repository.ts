@@ -1,16 +1,12 @@
 import { isResourceId } from '@pfs/contracts';
 import type { UserChange } from '../sync/user-change';
 import type { SqlFilter } from '../sync/sql-params';
-import { likePattern } from './category.repository';
 import { tagReferenceHooks, tagToCategoryHooks } from './reference-hooks';
 import { Tag, tagsTable } from './tags-table';
-import { NamedLabelRepository } from './named-label.repository';
+import { labelFilters, type LabelFilters, NamedLabelRepository } from './named-label.repository';
 import { tagUsageCounters } from './usage-counts';
 
-export interface TagFilters {
-  type?: string;
-  search?: string;
-  ids?: string[];
+export interface TagFilters extends LabelFilters {
   /** Category ids; an empty list means "tags with no category". */
   categories?: string[];
   /** Tags that appear on live entries together with any of these tags (these tags themselves excluded)… */
@@ -26,10 +22,7 @@ export const TAG_COUNT_KEYS = ['entries', 'unsorted_entries', 'budgets'] as cons
 const validIds = (ids: string[]) => ids.filter(isResourceId);
 
 function filtersOf(filters: TagFilters): SqlFilter[] {
-  const out: SqlFilter[] = [];
-  if (filters.type) out.push((p) => `t.type = ${p(filters.type)}`);
-  if (filters.search) out.push((p) => `t.name ILIKE ${p(likePattern(filters.search!))}`);
-  if (filters.ids) out.push((p) => `t.id = ANY(${p(validIds(filters.ids!))}::bigint[])`);
+  const out = labelFilters(filters);
   if (filters.categories) {
     out.push((p) =>
       filters.categories!.length

@@ -12,3 +12,6 @@ export class SqlParams {
     return `$${this.values.length}`;
   };
 }
+
+/** The ILIKE pattern of "contains `term`": `%`, `_` and `\` are literal in the term. */
+export const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
