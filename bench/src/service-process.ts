@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { killOnExit, stopGroup } from './process-groups';
 
 export interface ServiceProcess {
   url: string;
@@ -30,9 +31,12 @@ export function cpuMillisOf(pid: number): number {
 
 /**
  * Starts a Node entry point as its own process (so it gets its own core, apart from the load generator)
- * and waits for the `"url":"…"` it logs when listening. Its output goes to a file, not a pipe: a pipe
- * would be read by this process, the one running the load generator, so a service's per-request log
- * lines would slow the client measuring it (and not the bare endpoint, which logs nothing).
+ * and waits for the `"url":"…"` it logs when listening, at most `timeoutMs`: a process that does not start
+ * (or exits) is killed with its whole tree and the error carries its log. The process leads its own process
+ * group, stopped as a whole by `stop` and killed when the bench exits (process-groups.ts). Its output goes
+ * to a file, not a pipe: a pipe would be read by this process, the one running the load generator, so a
+ * service's per-request log lines would slow the client measuring it (and not the bare endpoint, which logs
+ * nothing).
  */
 export async function startServiceProcess(
   entry: string,
@@ -45,26 +49,33 @@ export async function startServiceProcess(
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', output, output],
+    detached: true,
   });
   closeSync(output);
+  killOnExit(child);
   const logged = () => readFileSync(logFile, 'utf8');
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${entry} did not start in time:\n${logged()}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      clearInterval(poll);
+      reject(new Error(`${entry} did not start within ${timeoutMs / 1000} s:\n${logged()}`));
+    }, timeoutMs);
     const poll = setInterval(() => {
       const match = /"url":"(https?:\/\/[^"]+)"/.exec(logged());
       if (match) {
         clearInterval(poll);
         clearTimeout(timer);
         resolve(match[1]);
-      } else if (child.exitCode !== null) {
+      } else if (child.exitCode !== null || child.signalCode !== null) {
         clearInterval(poll);
         clearTimeout(timer);
-        reject(new Error(`${entry} exited with ${child.exitCode}:\n${logged()}`));
+        const end = child.exitCode ?? child.signalCode;
+        reject(new Error(`${entry} exited with ${end} before it listened:\n${logged()}`));
       }
     }, 50);
+  }).catch(async (error: Error) => {
+    await stopGroup(child, 5_000);
+    rmSync(dirname(logFile), { recursive: true, force: true });
+    throw error;
   });
   return {
     url,
@@ -72,11 +83,7 @@ export async function startServiceProcess(
     logFile,
     peakRssBytes: () => peakRssBytesOf(child.pid!),
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stopGroup(child);
       rmSync(dirname(logFile), { recursive: true, force: true });
     },
   };

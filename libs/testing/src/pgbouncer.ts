@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { chownSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { killOnExit } from './kill-on-exit';
 import { postgresIds, privateDirectory, waitForPort } from './private-stores';
 import { freePort } from './service-process';
 
@@ -68,6 +69,7 @@ export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<Pr
   const child: ChildProcess = spawn(PGBOUNCER_BIN, [...(asRoot ? ['-u', 'postgres'] : []), iniPath], {
     stdio: 'ignore',
   });
+  killOnExit(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     await Promise.race([

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { killOnExit } from './kill-on-exit';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -80,6 +81,7 @@ export async function startPrivateRedisCluster(size = 3, timeoutMs = 30_000): Pr
       { stdio: 'ignore' },
     ),
   );
+  children.forEach(killOnExit);
   const stop = async () => {
     await Promise.all(
       children.map(

@@ -50,6 +50,8 @@ const NOTES = [
   'PUT /me sign',
   'scale GET /me (one Redis, direct)',
   'scale POST /entries (Redis Cluster, PgBouncer)',
+  'scale load generator',
+  'scale CPU GET /me ×2 (one Redis, direct)',
 ];
 /** Rows measured at 16 connections beside a replay of the identical answer (their ceiling). */
 const WITH_CEILING = [
