@@ -251,6 +251,46 @@ describe('three processes of each service on the same stores', () => {
   });
 });
 
+describe('three worker processes and the push outbox', () => {
+  it('when exports of a user with three devices are delivered, then each push is claimed and settled once', async () => {
+    const { email, userId } = await newUser();
+    const { access_token } = await tokensThroughEveryAuthProcess(email);
+    for (let device = 0; device < 3; device += 1) {
+      const token = randomBytes(32).toString('hex');
+      const answer = await apiCall(device, access_token, '/me/push', {
+        method: 'POST',
+        body: JSON.stringify({ type: 'apple', token }),
+      });
+      expect(answer.status).toBe(204);
+    }
+    // Each delivered export records a push per device; the worker that delivers it sends them at once while
+    // the recurring push job, on any of the three workers, claims due pushes too.
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await apiCall(i, access_token, '/exports', {
+        method: 'POST',
+        body: JSON.stringify({ type: 'export', resources: ['expenses'], formats: ['csv'] }),
+      });
+      expect(answer.status).toBe(201);
+    }
+    const pushes = () =>
+      deps.dataSource.query(
+        `SELECT d.status, d.attempts FROM push_deliveries d WHERE d.user_id = $1 ORDER BY d.id`,
+        [userId],
+      ) as Promise<Array<{ status: string; attempts: number }>>;
+    await eventually(
+      'six settled pushes',
+      async () => {
+        const rows = await pushes();
+        return rows.length === 6 && rows.every((row) => row.status !== 'pending') ? true : undefined;
+      },
+      60_000,
+    );
+    // No APNs credentials here: every push is skipped, and a push claimed by two workers would show two
+    // attempts (each claim adds one).
+    expect(await pushes()).toEqual(Array.from({ length: 6 }, () => ({ status: 'skipped', attempts: 1 })));
+  });
+});
+
 const skipsOf = (replica: Replica) =>
   replica.lines().filter((line) => line.msg === 'repeat materializer pass skipped: another process runs one')
     .length;

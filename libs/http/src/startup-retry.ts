@@ -14,7 +14,10 @@ const NOT_THERE_YET_CODES = new Set([
   'ENETUNREACH',
   '57P03', // Postgres: the database system is starting up
 ]);
-const NOT_THERE_YET_MESSAGES = /Connection terminated|connection timeout|Connection is closed/i;
+// "Failed to refresh slots cache": no seed node of a Redis Cluster answered CLUSTER SLOTS (refused, or too
+// slow): the cluster is not there yet, as ECONNREFUSED is for one server.
+const NOT_THERE_YET_MESSAGES =
+  /Connection terminated|connection timeout|Connection is closed|Failed to refresh slots cache/i;
 
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 5_000;
@@ -68,13 +71,16 @@ export async function retryAtStartup<T>(options: StartupRetryOptions, attempt: (
   }
 }
 
-/** The two stores every service opens at start, each retried within STARTUP_RETRY_SECONDS. */
-export function storeStartup(seconds: number, warn: (message: string) => void) {
+/**
+ * The two stores every service opens at start, each retried within STARTUP_RETRY_SECONDS. `redisVariable`:
+ * the variable that points at Redis (REDIS_CLUSTER_NODES when set, REDIS_URL otherwise), named in messages.
+ */
+export function storeStartup(seconds: number, warn: (message: string) => void, redisVariable = 'REDIS_URL') {
   const retry =
     (variable: string, dependency: string) =>
     <T>(open: () => Promise<T>) =>
       retryAtStartup({ variable, dependency, seconds, onRetry: warn }, open);
-  const redis = retry('REDIS_URL', 'Redis');
+  const redis = retry(redisVariable, 'Redis');
   return {
     postgres: retry('DATABASE_URL', 'Postgres'),
     /** Opened after Postgres: when Redis cannot be reached, `openedBefore` (the database) is closed first. */

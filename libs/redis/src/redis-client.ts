@@ -98,6 +98,9 @@ function createClusterClient(nodes: ClusterNode[], single: RedisOptions): Redis 
     enableOfflineQueue,
     enableAutoPipelining,
     clusterRetryStrategy: (attempt) => retryStrategy?.(attempt) ?? 1_000,
+    // CLUSTER SLOTS within the connect timeout, not ioredis's 1 s: on a busy host a node answering late at
+    // start made the service fail ("Failed to refresh slots cache"; seen in the scale bench at load 25).
+    slotsRefreshTimeout: single.connectTimeout,
     // Per-node reconnects are the cluster's to decide (clusterRetryStrategy).
     redisOptions: perNode,
   };

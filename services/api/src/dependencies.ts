@@ -160,7 +160,11 @@ export function apiRepositories(
 /** Connects to Postgres and Redis (failing fast with the reason), migrates the resource schema, wires repositories. */
 export async function createApiDependencies(config: ApiConfig, logger: Logger): Promise<ApiDependencies> {
   warnAboutDevelopmentSecrets(apiConfigShape, config, (message) => logger.warn(message));
-  const stores = storeStartup(config.STARTUP_RETRY_SECONDS, (message) => logger.warn(message));
+  const stores = storeStartup(
+    config.STARTUP_RETRY_SECONDS,
+    (message) => logger.warn(message),
+    config.REDIS_CLUSTER_NODES?.length ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL',
+  );
   const dataSource = await stores.postgres(() =>
     openServiceDatabase(config, logger, {
       migrationSets: [resourceMigrations],

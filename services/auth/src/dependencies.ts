@@ -98,7 +98,11 @@ export const allMigrationSets = [resourceMigrations, authMigrations];
 /** Connects to Postgres and Redis (failing fast with the reason), migrates, and wires repositories. */
 export async function createAuthDependencies(config: AuthConfig, logger: Logger): Promise<AuthDependencies> {
   warnAboutDevelopmentSecrets(authConfigShape, config, (message) => logger.warn(message));
-  const stores = storeStartup(config.STARTUP_RETRY_SECONDS, (message) => logger.warn(message));
+  const stores = storeStartup(
+    config.STARTUP_RETRY_SECONDS,
+    (message) => logger.warn(message),
+    config.REDIS_CLUSTER_NODES?.length ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL',
+  );
   const dataSource = await stores.postgres(() =>
     openServiceDatabase(config, logger, {
       migrationSets: allMigrationSets,

@@ -5,6 +5,7 @@ import {
   READINESS_PATH,
   ServiceProcess,
   startNodeProcess,
+  startPrivateRedisCluster,
   startTcpForwarder,
   waitForHealthy,
   waitForOutput,
@@ -97,6 +98,30 @@ describe('a store unreachable at start', () => {
     } finally {
       await service.stop();
       redis.kill('SIGTERM');
+    }
+  });
+
+  it('when the Redis Cluster appears after a few seconds, then the api keeps trying and becomes ready', async () => {
+    const port = await freePort();
+    service = startNodeProcess([entryOf('api')], {
+      ...baseEnv(),
+      API_PORT: '0',
+      STARTUP_RETRY_SECONDS: '60',
+      REDIS_CLUSTER_NODES: `127.0.0.1:${port}`,
+    });
+    await waitForOutput(service, (output) =>
+      output.includes('REDIS_CLUSTER_NODES: Redis not reachable yet') ? true : undefined,
+    );
+    // A private cluster; the seed node the api was given forwards to one of its masters.
+    const cluster = await startPrivateRedisCluster();
+    const forwarder = await startTcpForwarder(port, cluster.ports[0]);
+    try {
+      const url = await waitForOutput(service, listeningUrl, 60_000);
+      expect((await waitForHealthy(service, `${url}${READINESS_PATH}`)).status).toBe(200);
+    } finally {
+      await service.stop();
+      await forwarder.close();
+      await cluster.stop();
     }
   });
 

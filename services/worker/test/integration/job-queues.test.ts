@@ -1,6 +1,7 @@
 import {
   EXPORT_CLEANUP_JOB_ID,
   EXPORT_CLEANUP_JOB_NAME,
+  EXPORT_CLEANUP_QUEUE_NAME,
   EXPORT_JOB_NAME,
   EXPORT_QUEUE_NAME,
   exportJobId,
@@ -28,6 +29,7 @@ const connection = createRedisClient({
 const queueOf = (name: string) => new Queue(name, { connection, prefix: queuePrefix(prefix) });
 const exportsQueue = queueOf(EXPORT_QUEUE_NAME);
 const pushQueue = queueOf(PUSH_DELIVERY_QUEUE_NAME);
+const cleanupQueue = queueOf(EXPORT_CLEANUP_QUEUE_NAME);
 const eventConnections = [connection.duplicate(), connection.duplicate()];
 const exportEvents = new QueueEvents(EXPORT_QUEUE_NAME, {
   connection: eventConnections[0],
@@ -46,7 +48,7 @@ afterEach(async () => {
 afterAll(async () => {
   await exportEvents.close();
   await pushEvents.close();
-  for (const queue of [exportsQueue, pushQueue]) {
+  for (const queue of [exportsQueue, pushQueue, cleanupQueue]) {
     await queue.obliterate({ force: true });
     await queue.close();
   }
@@ -97,6 +99,47 @@ describe('one queue per kind of job', () => {
     const job = await pushQueue.add(PUSH_SEND_JOB_NAME, { version: 99 }, { attempts: 3 });
     await expect(job.waitUntilFinished(pushEvents, 5_000)).rejects.toThrow(/invalid push.send payload/);
     expect(pushes).toBe(0);
+  });
+
+  it('when three workers start, then each recurring job has one scheduler and each of its runs is on one worker', async () => {
+    // Every worker process schedules the recurring jobs at start: three at once, a tick every second.
+    const everySecond = loadWorkerConfig({
+      ...process.env,
+      REDIS_KEY_PREFIX: prefix,
+      PUSH_RETRY_INTERVAL_SECONDS: '1',
+      EXPORT_CLEANUP_INTERVAL_SECONDS: '1',
+    });
+    await Promise.all([1, 2, 3].map(() => scheduleRecurringJobs(everySecond)));
+    expect(await cleanupQueue.getJobSchedulers()).toHaveLength(1);
+    expect(await pushQueue.getJobSchedulers()).toHaveLength(1);
+
+    const runs = { cleanup: [0, 0, 0], push: [0, 0, 0] };
+    for (const worker of [0, 1, 2])
+      workers.push(
+        ...startRecurringWorkers(everySecond, testLogger(), {
+          cleanup: async () => {
+            runs.cleanup[worker] += 1;
+            return 0;
+          },
+          sendPushes: async () => {
+            runs.push[worker] += 1;
+            return 0;
+          },
+        }),
+      );
+    const total = (counts: number[]) => counts.reduce((sum, count) => sum + count, 0);
+    const started = Date.now();
+    while (total(runs.cleanup) < 3 || total(runs.push) < 3) {
+      if (Date.now() - started > 30_000) throw new Error(`too few runs: ${JSON.stringify(runs)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await Promise.all(workers.splice(0).map((worker) => worker.close()));
+    // One run per tick, whichever worker took it: three workers each running every tick would make three
+    // times as many runs as seconds passed.
+    const seconds = Math.ceil((Date.now() - started) / 1000);
+    expect(total(runs.cleanup)).toBeLessThanOrEqual(seconds + 1);
+    expect(total(runs.push)).toBeLessThanOrEqual(seconds + 1);
+    await scheduleRecurringJobs(config);
   });
 
   it('when an earlier release scheduled the recurring jobs on the exports queue, then scheduling removes them and their queued jobs complete without work', async () => {
