@@ -13,7 +13,7 @@ import { CookieJar, eventually, Replica, startReplicas } from '../support/replic
  * database and one Redis prefix (their own, made for this file). Each step of a flow goes to another
  * process, so anything a process kept in memory would show.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(240_000);
 
 const MATERIALIZER_LOCK_KEY = 7_246_310_001;
 const RATE_LIMIT = 12;

@@ -46,7 +46,8 @@ export async function startReplicas(
   return Promise.all(
     started.map(async (process) => ({
       process,
-      url: await waitForOutput(process, listeningUrl, 60_000),
+      // Nine processes start at once beside the run's other suites: minutes on a loaded machine.
+      url: await waitForOutput(process, listeningUrl, 150_000),
       lines: () => logLines(process.output()),
     })),
   );
