@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JobContract } from './job-contract';
+import { RESOURCE_ID_REGEX } from './resource-id';
 
 /**
  * The account deletion job: erases every row, stored file and Redis key of one user. Produced by the auth
@@ -12,7 +13,7 @@ export const ACCOUNT_DELETION_JOB_VERSION = 1;
 
 export const AccountDeletionJobV1Schema = z.object({
   version: z.literal(1),
-  userId: z.string().regex(/^[0-9]{1,19}$/, 'must be a user id'),
+  userId: z.string().regex(RESOURCE_ID_REGEX, 'must be a user id'),
 });
 
 export const AccountDeletionJobPayloadSchema = AccountDeletionJobV1Schema;

@@ -6,8 +6,9 @@
  */
 export const RESOURCE_ID_PATTERN = '[1-9][0-9]{0,17}';
 
-const RESOURCE_ID = new RegExp(`^${RESOURCE_ID_PATTERN}$`);
+/** The whole-string rule, for the schemas (zod) that take a RegExp. */
+export const RESOURCE_ID_REGEX = new RegExp(`^${RESOURCE_ID_PATTERN}$`);
 
 export function isResourceId(value: unknown): value is string {
-  return typeof value === 'string' && RESOURCE_ID.test(value);
+  return typeof value === 'string' && RESOURCE_ID_REGEX.test(value);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JobContract } from '../job-contract';
+import { RESOURCE_ID_REGEX } from '../resource-id';
 
 /**
  * One delivery of one event to one webhook: the job carries the delivery's id only. The worker loads the
@@ -12,7 +13,7 @@ export const WEBHOOK_DELIVERY_JOB_VERSION = 1;
 
 export const WebhookDeliveryJobV1Schema = z.object({
   version: z.literal(1),
-  deliveryId: z.string().regex(/^[1-9][0-9]{0,17}$/),
+  deliveryId: z.string().regex(RESOURCE_ID_REGEX),
 });
 export type WebhookDeliveryJobPayload = z.infer<typeof WebhookDeliveryJobV1Schema>;
 

@@ -1,9 +1,10 @@
+import { RESOURCE_ID_PATTERN } from '@pfs/contracts';
 import type { JsonSchema } from '@pfs/resource-api';
 import { compactEntry } from './mcp-compact';
 import type { Args, McpTool } from './mcp-tool';
 import type { OperationAnswer } from './operation-call';
 
-const id = { type: 'string', pattern: '^[0-9]{1,19}$' };
+const id = { type: 'string', pattern: `^${RESOURCE_ID_PATTERN}$` };
 
 /** The members of an entry a tool writes; the REST body (entries schema) validates them. */
 const entryFields: Record<string, JsonSchema> = {
