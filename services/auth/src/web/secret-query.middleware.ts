@@ -3,6 +3,10 @@ import type { RequestHandler, Response } from 'express';
 /** Query parameters that carry credentials: older clients send the token to revoke in the URL. */
 const SECRET_PARAMETERS = ['token', 'access_token', 'refresh_token', 'client_secret', 'code'];
 
+/** A symbol slot on the response, typed through `readSecretQuery` (no untyped `res.locals` key). */
+const SECRET_QUERY = Symbol('pfs.secretQuery');
+type Carrier = Response & { [SECRET_QUERY]?: Record<string, string | string[]> };
+
 /**
  * Request lines are logged, so credentials sent in the query leave the URL before the request logger sees
  * it. Handlers that accept them read them with `readSecretQuery`.
@@ -19,7 +23,7 @@ export const secretQueryMiddleware: RequestHandler = (req, res, next) => {
     params.delete(name);
   }
   if (Object.keys(secrets).length) {
-    res.locals.secretQuery = secrets;
+    (res as Carrier)[SECRET_QUERY] = secrets;
     const rest = params.toString();
     req.url = req.url.slice(0, start) + (rest ? `?${rest}` : '');
     // The logger prints originalUrl (set by Express before any middleware), so it changes too.
@@ -30,5 +34,5 @@ export const secretQueryMiddleware: RequestHandler = (req, res, next) => {
 
 /** The credentials the request carried in its query (taken out by `secretQueryMiddleware`). */
 export function readSecretQuery(res: Response): Record<string, unknown> {
-  return (res.locals.secretQuery as Record<string, unknown> | undefined) ?? {};
+  return (res as Carrier)[SECRET_QUERY] ?? {};
 }
