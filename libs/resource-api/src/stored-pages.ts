@@ -47,6 +47,11 @@ export class StoredPages {
     return JSON.stringify([caller?.userId ?? '', app, scopes, format, req.originalUrl.split('?')[0], query]);
   }
 
+  /** Whether a page is stored under `key`, at any version (a request never stored cannot be answered from here). */
+  has(key: string): boolean {
+    return this.pages.has(key);
+  }
+
   /** The stored page of `key` when it was stored at `version`, else undefined. */
   get(key: string, version: string): StoredPage | undefined {
     const page = this.pages.get(key);

@@ -84,15 +84,27 @@ export async function readListVersion(source: DataSource | EntityManager, userId
   return (await readListState(source, userId)).version;
 }
 
+/** A user's list version ('none' without a users row), with the main currency and stored custom rates. */
+export interface RawListState {
+  version: string;
+  currency: string | undefined;
+  customRates: unknown;
+}
+
+/**
+ * The list version as SQL, over the users row `u` and the user's sync state row `s` (both left joined: no users
+ * row gives NULL, read as 'none'). readListState and a page statement asked for the state (list-page.ts) share it.
+ */
+export const LIST_VERSION_SQL = `coalesce(s.change_seq, 0)::text || ':' || (extract(epoch FROM u.modified_at) * 1000000)::bigint::text`;
+
 /** `readListVersion` with, from the same row, the main currency and the stored custom rates a list presents with. */
 export async function readListState(
   source: DataSource | EntityManager,
   userId: string,
-): Promise<{ version: string; currency: string | undefined; customRates: unknown }> {
+): Promise<RawListState> {
   const rows: Array<{ version: string; currency: string; custom_rates: unknown }> = await source.query(
-    `SELECT coalesce((SELECT change_seq FROM user_sync_state WHERE user_id = u.id), 0)::text || ':' ||
-            (extract(epoch FROM u.modified_at) * 1000000)::bigint::text AS version, u.currency, u.custom_rates
-     FROM users u WHERE u.id = $1`,
+    `SELECT ${LIST_VERSION_SQL} AS version, u.currency, u.custom_rates
+     FROM users u LEFT JOIN user_sync_state s ON s.user_id = u.id WHERE u.id = $1`,
     [userId],
   );
   const row = rows[0];

@@ -1,6 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { SqlFilter, SqlParams } from './sql-params';
+import { LIST_VERSION_SQL } from './change-sequence';
 import type { PageRequest, PageResult, RawRow, TotalCountCache } from './sync-types';
+import { toListState } from './user-store';
 
 export interface ListPageOptions<T> {
   table: string;
@@ -16,7 +18,7 @@ export interface ListPageOptions<T> {
  * One page and the watermark, read in one statement (one snapshot: sync correctness depends on it),
  * plus one row more to know whether a next page exists (keyset after a cursor, else offset), and the
  * total: in the same statement from `request.totalSql` when given, else from `request.totalCache` when it knows
- * the total at this watermark, else counted.
+ * the total at this watermark, else counted; and, asked with `withListState`, the user's list state.
  */
 export async function listPage<T>(
   source: DataSource | EntityManager,
@@ -38,11 +40,14 @@ export async function listPage<T>(
   const countSql = `SELECT count(*)::int FROM ${table} t WHERE ${whereSql}`;
   const totalSql = request.totalSql ? request.totalSql(user) : !request.totalCache ? countSql : undefined;
   const withCount = totalSql !== undefined;
+  const withState = request.withListState === true;
   const rows: RawRow[] = await source.query(
     `WITH meta AS (
          SELECT coalesce(s.change_seq, 0)::text AS __watermark, s.modified_at AS __last_change
                 ${withCount ? `, (${totalSql}) AS __total` : ''}
-         FROM (SELECT 1) one LEFT JOIN user_sync_state s ON s.user_id = ${user})
+                ${withState ? `, ${LIST_VERSION_SQL} AS __version, u.currency AS __currency, u.custom_rates AS __custom_rates` : ''}
+         FROM (SELECT 1) one LEFT JOIN user_sync_state s ON s.user_id = ${user}
+              ${withState ? `LEFT JOIN users u ON u.id = ${user}` : ''})
        SELECT meta.*, p.*
        FROM meta LEFT JOIN LATERAL (
          SELECT ${selectList} FROM ${table} t WHERE ${pageWhere}
@@ -69,6 +74,13 @@ export async function listPage<T>(
     total,
     watermark,
     lastChange: (first.__last_change as Date | null) ?? undefined,
+    listState: withState
+      ? toListState({
+          version: (first.__version as string | null) ?? 'none',
+          currency: (first.__currency as string | null) ?? undefined,
+          customRates: first.__custom_rates,
+        })
+      : undefined,
   };
 }
 

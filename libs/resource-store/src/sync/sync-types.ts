@@ -1,3 +1,5 @@
+import type { ListState } from './user-store';
+
 /** Columns every resource table has (see docs/conventions.md), as plain data. */
 export interface SyncedRecord {
   id: string;
@@ -48,6 +50,11 @@ export interface PageRequest {
   /** Keyset position: rows strictly after this one in list order (from a Link `cursor`). */
   after?: { changeSeq: string; id: string };
   includeDeleted: boolean;
+  /**
+   * Also read the user's list state (version and currency settings, see UserStore.listState) in the page's own
+   * statement, same snapshot: `PageResult.listState`. For a list that needs it and has not read it yet.
+   */
+  withListState?: boolean;
 }
 
 export interface PageResult<T> {
@@ -60,4 +67,6 @@ export interface PageResult<T> {
   watermark: string;
   /** When the user's data last changed (for Last-Modified of lists). */
   lastChange?: Date;
+  /** Asked with `withListState`: the user's list state in the page's snapshot. */
+  listState?: ListState;
 }

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { ReadRouting } from '../replica/read-routing';
 import type { CustomRate } from '@pfs/money';
 import { toCustomRates } from '../repositories/user.repository';
-import { readListState, readWatermark, withUserChange } from './change-sequence';
+import { type RawListState, readListState, readWatermark, withUserChange } from './change-sequence';
 import { type OneTripStatement, runOneTripChange } from './one-trip-change';
 import { type Actor, type UserChange, type UserRead, userRead } from './user-change';
 
@@ -58,12 +58,16 @@ export class UserStore {
    * presented needs no second read of the users row).
    */
   async listState(userId: string): Promise<ListState> {
-    const state = await readListState(this.source, userId);
-    return {
-      version: state.version,
-      settings: { main: state.currency ?? 'EUR', customRates: toCustomRates(state.customRates) },
-    };
+    return toListState(await readListState(this.source, userId));
   }
+}
+
+/** The list state as lists use it, from its columns (readListState, or a page statement that read it). */
+export function toListState(state: RawListState): ListState {
+  return {
+    version: state.version,
+    settings: { main: state.currency ?? 'EUR', customRates: toCustomRates(state.customRates) },
+  };
 }
 
 /** A user's list version and the currency settings lists are presented with (see UserStore.listState). */

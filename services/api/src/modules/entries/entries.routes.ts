@@ -6,7 +6,7 @@ import {
   sendStoredPage,
   StoredPages,
 } from '@pfs/resource-api';
-import { buildEntryFilters, type Snapshot } from '@pfs/resource-store';
+import { buildEntryFilters, type ListState, type Snapshot } from '@pfs/resource-store';
 import type { Response } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler, DeclaredOperation } from '../../http/api-operation';
@@ -59,15 +59,18 @@ export function entriesHandlers(deps: ApiDependencies) {
     }
     // The unchanged-page fast path: the same request at the same data version gets the bytes sent before. The
     // version also carries the rate book's load time (presented amounts convert with it). The same read gives
-    // the currency settings a page that must be presented uses (one round trip less on a miss).
+    // the currency settings a page that must be presented uses (one round trip less on a miss). A request
+    // with no page stored under its key cannot be a hit: its state is read in the page's own statement instead
+    // (one round trip, not two).
     const storedKey = StoredPages.keyOf(req, String(requestContext(req).format));
-    const listState = await deps.store.listState(userId);
-    const version = `${listState.version}:${deps.rates.lastLoaded?.getTime() ?? 0}`;
-    const stored = storedPages.get(storedKey, version);
+    const versionOf = (state: ListState) => `${state.version}:${deps.rates.lastLoaded?.getTime() ?? 0}`;
+    const knownState = storedPages.has(storedKey) ? await deps.store.listState(userId) : undefined;
+    const stored = knownState && storedPages.get(storedKey, versionOf(knownState));
     if (stored) {
       sendStoredPage(api.respond, req, res, 'entries', stored);
       return;
     }
+    params.withListState = !knownState;
     if (
       isUnfiltered(filters) &&
       !seriesFilter.length &&
@@ -79,6 +82,8 @@ export function entriesHandlers(deps: ApiDependencies) {
       params.totalSql = ledger.accounts.liveEntriesTotalSql;
     }
     const result = await entriesTable.list(read, params, [...buildEntryFilters(filters), ...seriesFilter]);
+    const listState = knownState ?? result.listState!;
+    const version = versionOf(listState);
     const prepared = api.respond.sendList(req, res, {
       schema: 'entries',
       params,
