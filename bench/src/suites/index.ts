@@ -9,6 +9,7 @@ import { meCurrencySuite } from './me-currency.bench';
 import { mergeSuite } from './merge.bench';
 import { scaleSuite } from './scale.bench';
 import { tokensSuite } from './tokens.bench';
+import { webhooksSuite } from './webhooks.bench';
 import { writesSuite } from './writes.bench';
 
 /** Every suite `npm run bench` runs, in order; `npm run bench -- <name>` runs the named ones only. */
@@ -20,6 +21,7 @@ export const suites: BenchSuite[] = [
   categoriesSuite,
   exportsSuite,
   importsSuite,
+  webhooksSuite,
   mergeSuite,
   meCurrencySuite,
   budgetsSuite,

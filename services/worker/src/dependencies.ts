@@ -45,6 +45,7 @@ import { sendDuePushes } from './push/send-due-pushes.use-case';
 import type { ImportDependencies } from './use-cases/import-dependencies';
 import type { WebhookDeliveryHandler } from './processors/webhook-delivery.processor';
 import { deliverWebhook, type WebhookDeliveryDeps } from './webhooks/deliver-webhook.use-case';
+import { trustingAlso } from './webhooks/send-signed-webhook';
 import type { PipelineDependencies, WorkerRepositories } from './use-cases/pipeline-dependencies';
 
 export interface WorkerDependencies extends PipelineDependencies {
@@ -189,7 +190,9 @@ export function webhookDeliveryOf(
     policy: webhookUrlPolicyOf(config),
     send: {
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      ca: config.WEBHOOK_CA_FILE ? readFileSync(config.WEBHOOK_CA_FILE, 'utf8') : undefined,
+      secureContext: config.WEBHOOK_CA_FILE
+        ? trustingAlso(readFileSync(config.WEBHOOK_CA_FILE, 'utf8'))
+        : undefined,
     },
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
     logger,

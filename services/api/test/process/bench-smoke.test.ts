@@ -52,6 +52,9 @@ const NOTES = [
   'scale POST /entries (Redis Cluster, PgBouncer)',
   'scale load generator',
   'scale CPU GET /me ×2 (one Redis, direct)',
+  'webhooks (relay every 100 ms): outbox lag commit → receiver',
+  'webhooks (relay every 100 ms): delivered events/s',
+  'webhooks (relay every 100 ms): server CPU per delivered event',
 ];
 /** Rows measured at 16 connections beside a replay of the identical answer (their ceiling). */
 const WITH_CEILING = [

@@ -179,4 +179,27 @@ describe('webhook delivery over HTTPS, signed per Standard Webhooks', () => {
     expect(delivery.attempts[0].status_code).toBeUndefined();
     expect(receiver.received).toHaveLength(0);
   });
+
+  it('when the receiver redirects, then the redirect is not followed: a failed attempt, nothing reaches its target', async () => {
+    const user = await harness.connect();
+    const receiver = await harness.receiver();
+    const target = await harness.receiver();
+    receiver.answer = () => 307;
+    receiver.location = target.url;
+    const hook = await register(user, receiver, ['tag.created']);
+    await request(app())
+      .post('/tags')
+      .set('Authorization', user.auth)
+      .send({ name: 'redirected', type: 'expense' })
+      .expect(201);
+    const [delivery] = await until('two refused attempts', async () => {
+      const list = await deliveriesOf(user, hook.id);
+      return (list[0]?.attempts?.length ?? 0) >= 2 && list;
+    });
+    expect(delivery.attempts[0]).toMatchObject({
+      status_code: 307,
+      error: 'the receiver answered HTTP 307',
+    });
+    expect(target.received).toHaveLength(0);
+  });
 });

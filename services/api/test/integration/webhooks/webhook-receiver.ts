@@ -12,6 +12,8 @@ export interface Receiver {
   url: string;
   received: Received[];
   answer: (request: Received, index: number) => number;
+  /** A Location header to answer with (a redirect the worker must not follow). */
+  location?: string;
   /** Resolves once `count` requests arrived (fails after 20 s: nothing is timed, only bounded). */
   waitFor(count: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -50,6 +52,7 @@ export function startReceiver(tls: { key: string; cert: string }): Promise<Recei
       };
       receiver.received.push(request);
       res.statusCode = receiver.answer(request, receiver.received.length - 1);
+      if (receiver.location) res.setHeader('location', receiver.location);
       res.end('ok');
     });
   });

@@ -1,4 +1,7 @@
+import { webhookUrlPolicyOf } from '@pfs/config';
 import request from 'supertest';
+import { buildApiApp } from '../../../src/app';
+import { loadApiConfig } from '../../../src/config';
 import {
   ApiTestApp,
   createTestUser,
@@ -127,6 +130,37 @@ describe('isolation', () => {
       expect(listed.body.map((hook: { id: string }) => hook.id)).not.toContain(body.id);
     }
     await request(api.app).get(`/webhooks/${body.id}`).set('Authorization', owner.auth).expect(200);
+  });
+});
+
+describe('https only in production', () => {
+  it('when the API runs in production, then an http URL is refused with 400 naming url; in development it is accepted', async () => {
+    // Production refuses development secrets, so this environment sets them.
+    const production = loadApiConfig({
+      ...process.env,
+      NODE_ENV: 'production',
+      SYNC_TOKEN_SECRET: 'a-long-enough-sync-secret',
+      EXPORT_LINK_SECRET: 'an-export-link-secret',
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64url'),
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+    });
+    const user = await createTestUser(api.deps);
+    const inProduction = buildApiApp({ ...api.deps, webhookUrlPolicy: webhookUrlPolicyOf(production) });
+    const refused = await request(inProduction)
+      .post('/webhooks')
+      .set('Authorization', user.auth)
+      .send({ url: 'http://127.0.0.1:9443/hooks/pfs', events: ['entry.created'] })
+      .expect(400);
+    expect(refused.body.fields).toEqual([{ field: 'url', error: 'must be an https URL' }]);
+    await request(inProduction)
+      .post('/webhooks')
+      .set('Authorization', user.auth)
+      .send({ url: HOOK, events: ['entry.created'] })
+      .expect(201);
+    await create(api, user.auth, {
+      url: 'http://127.0.0.1:9443/hooks/pfs',
+      events: ['entry.created'],
+    }).expect(201);
   });
 });
 
