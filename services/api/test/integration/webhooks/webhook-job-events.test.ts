@@ -5,6 +5,9 @@ import { importFile } from '../imports/import-harness';
 import { Payload, webhookCalls } from './webhook-calls';
 import { startWebhookHarness, WebhookHarness } from './webhook-harness';
 
+// Each test runs a real job (an export, an import) after the real sign-in and consent: bounded generously.
+jest.setTimeout(60_000);
+
 let harness: WebhookHarness;
 const { register, createAccount, deliveriesOf } = webhookCalls(() => harness);
 
