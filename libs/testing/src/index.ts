@@ -24,6 +24,8 @@ export function capturingLogger(name = 'test'): { logger: Logger; lines: Array<R
 export {
   READINESS_PATH,
   freePort,
+  isProcessAlive,
+  logLinesOf,
   startNodeProcess,
   startTcpForwarder,
   waitForHealthy,

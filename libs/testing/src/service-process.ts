@@ -117,3 +117,22 @@ export async function startTcpForwarder(
     },
   };
 }
+
+/** The JSON log lines a service has written so far, parsed (other lines skipped). */
+export function logLinesOf(service: ServiceProcess): Array<Record<string, unknown>> {
+  return service
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** True while a process with this pid exists (signal 0 checks without signalling). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import {
+  isProcessAlive as alive,
+  logLinesOf as lines,
   READINESS_PATH,
   ServiceProcess,
   startNodeProcess,
@@ -15,25 +17,11 @@ const entry = join(__dirname, '../../dist/main.js');
 // Three API processes start here, one after another's death: minutes on a loaded machine, not seconds.
 jest.setTimeout(180_000);
 
-const lines = (service: ServiceProcess) =>
-  service
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 const workerPids = (service: ServiceProcess) =>
   lines(service)
     .filter((line) => line.msg === 'api worker started')
     .map((line) => Number(line.pid));
 const listening = (service: ServiceProcess) => lines(service).filter((line) => line.msg === 'api listening');
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('API_WORKERS', () => {
   let api: ServiceProcess | undefined;

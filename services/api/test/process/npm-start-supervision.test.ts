@@ -1,3 +1,4 @@
+import { isProcessAlive as alive } from '@pfs/testing';
 import { ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -96,15 +97,6 @@ const allListening = (stack: Stack) => {
   return SERVICES.every((name) => found[name])
     ? (found as Record<Service, { url: string; pid: number }>)
     : undefined;
-};
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 };
 
 /** True when nothing accepts connections on the url's port any more. */

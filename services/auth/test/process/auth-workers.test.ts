@@ -1,4 +1,11 @@
-import { startNodeProcess, uniqueEmail, waitForOutput, type ServiceProcess } from '@pfs/testing';
+import {
+  isProcessAlive as alive,
+  logLinesOf as lines,
+  startNodeProcess,
+  uniqueEmail,
+  waitForOutput,
+  type ServiceProcess,
+} from '@pfs/testing';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { AuthDependencies } from '../../src/dependencies';
@@ -21,20 +28,6 @@ const entry = join(__dirname, '../../dist/main.js');
 jest.setTimeout(180_000);
 
 const password = 'correct horse battery';
-const lines = (service: ServiceProcess) =>
-  service
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const inputValue = (html: string, name: string) =>
   new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&');
 
