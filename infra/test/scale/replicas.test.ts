@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CookieJar, eventually, Replica, startReplicas } from '../support/replica-set';
+import { CookieJar, eventually, Replica, startReplicas, stopStartedReplicas } from '../support/replica-set';
 
 /**
  * Stateless replicas: three api, three auth and three worker processes side by side on one Postgres
@@ -61,7 +61,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([...auth, ...api, ...worker].map((replica) => replica.process.stop()));
+  await stopStartedReplicas();
   await deps?.close();
   await dropDatabase(databaseUrl).catch(() => undefined);
   await rm(storageDir, { recursive: true, force: true });

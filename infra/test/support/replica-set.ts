@@ -33,6 +33,19 @@ export function logLines(output: string): Array<Record<string, unknown>> {
     });
 }
 
+/** Every process `startReplicas` started and `stopStartedReplicas` has not stopped yet. */
+const started = new Set<ServiceProcess>();
+
+/**
+ * Stops every replica started so far, including those of a `startReplicas` call that failed (one process did
+ * not come up) or whose result a failing `Promise.all` never handed to the test: nothing is left running.
+ */
+export async function stopStartedReplicas(): Promise<void> {
+  const all = [...started];
+  started.clear();
+  await Promise.all(all.map((process) => process.stop()));
+}
+
 /** Starts `count` processes of a built service (dist/main.js) on ports of their own, with `env`. */
 export async function startReplicas(
   service: ServiceName,
@@ -40,11 +53,12 @@ export async function startReplicas(
   env: Record<string, string>,
 ): Promise<Replica[]> {
   const entry = join(repoRoot, `services/${service}/dist/main.js`);
-  const started = Array.from({ length: count }, () =>
+  const processes = Array.from({ length: count }, () =>
     startNodeProcess([entry], { ...env, [portVariable[service]]: '0' }),
   );
+  processes.forEach((process) => started.add(process));
   return Promise.all(
-    started.map(async (process) => ({
+    processes.map(async (process) => ({
       process,
       // Nine processes start at once beside the run's other suites: minutes on a loaded machine.
       url: await waitForOutput(process, listeningUrl, 150_000),
