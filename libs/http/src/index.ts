@@ -15,7 +15,7 @@ export type { ClusterSupervision } from './cluster-primary';
 export { loadConfigOrExit, runHttpService } from './http-service';
 export type { HttpService } from './http-service';
 export type { ServiceLifecycle } from './service-lifecycle';
-export { retryAtStartup, storeStartup } from './startup-retry';
+export { retryAtStartup, serviceStoreStartup, storeStartup } from './startup-retry';
 export type { StartupRetryOptions } from './startup-retry';
 export { observeHttpRequest } from './metrics/http-metrics';
 export { startConfiguredMetricsServer, startMetricsServer } from './metrics/metrics-server';

@@ -91,3 +91,18 @@ export function storeStartup(seconds: number, warn: (message: string) => void, r
       }),
   };
 }
+
+/**
+ * `storeStartup` of a service (api, auth, worker) from its parsed config: its STARTUP_RETRY_SECONDS, retries
+ * warned through its logger, and Redis named by the variable it reads (REDIS_CLUSTER_NODES when set).
+ */
+export function serviceStoreStartup(
+  config: { STARTUP_RETRY_SECONDS: number; REDIS_CLUSTER_NODES?: readonly unknown[] },
+  logger: { warn(message: string): void },
+) {
+  return storeStartup(
+    config.STARTUP_RETRY_SECONDS,
+    (message) => logger.warn(message),
+    config.REDIS_CLUSTER_NODES?.length ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL',
+  );
+}

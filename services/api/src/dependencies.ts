@@ -1,6 +1,6 @@
 import { warnAboutDevelopmentSecrets, webhookUrlPolicyOf } from '@pfs/config';
 import { WebhookSecretCipher, type WebhookUrlPolicy } from '@pfs/contracts';
-import { storeStartup } from '@pfs/http';
+import { serviceStoreStartup } from '@pfs/http';
 import {
   AccountDeletionQueue,
   ExportJobQueue,
@@ -160,11 +160,7 @@ export function apiRepositories(
 /** Connects to Postgres and Redis (failing fast with the reason), migrates the resource schema, wires repositories. */
 export async function createApiDependencies(config: ApiConfig, logger: Logger): Promise<ApiDependencies> {
   warnAboutDevelopmentSecrets(apiConfigShape, config, (message) => logger.warn(message));
-  const stores = storeStartup(
-    config.STARTUP_RETRY_SECONDS,
-    (message) => logger.warn(message),
-    config.REDIS_CLUSTER_NODES?.length ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL',
-  );
+  const stores = serviceStoreStartup(config, logger);
   const dataSource = await stores.postgres(() =>
     openServiceDatabase(config, logger, {
       migrationSets: [resourceMigrations],

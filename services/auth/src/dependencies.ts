@@ -1,6 +1,6 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { warnAboutDevelopmentSecrets } from '@pfs/config';
-import { storeStartup } from '@pfs/http';
+import { serviceStoreStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import {
   AccountDeletionQueue,
@@ -98,11 +98,7 @@ export const allMigrationSets = [resourceMigrations, authMigrations];
 /** Connects to Postgres and Redis (failing fast with the reason), migrates, and wires repositories. */
 export async function createAuthDependencies(config: AuthConfig, logger: Logger): Promise<AuthDependencies> {
   warnAboutDevelopmentSecrets(authConfigShape, config, (message) => logger.warn(message));
-  const stores = storeStartup(
-    config.STARTUP_RETRY_SECONDS,
-    (message) => logger.warn(message),
-    config.REDIS_CLUSTER_NODES?.length ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL',
-  );
+  const stores = serviceStoreStartup(config, logger);
   const dataSource = await stores.postgres(() =>
     openServiceDatabase(config, logger, {
       migrationSets: allMigrationSets,

@@ -1,4 +1,4 @@
-import { storeStartup } from '@pfs/http';
+import { serviceStoreStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
 import { RateTable } from '@pfs/money';
@@ -116,11 +116,7 @@ export async function createWorkerDependencies(
 ): Promise<WorkerDependencies> {
   // Built first: a push misconfiguration stops the worker before it opens any connection.
   const providers = createPushProviders(config);
-  const stores = storeStartup(
-    config.STARTUP_RETRY_SECONDS,
-    (message) => logger.warn(message),
-    config.REDIS_CLUSTER_NODES?.length ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL',
-  );
+  const stores = serviceStoreStartup(config, logger);
   const dataSource = await stores.postgres(() =>
     // Export rows stream by FETCH, each its own statement: both timeouts bound one fetch, not an export.
     openServiceDatabase(config, logger, {
