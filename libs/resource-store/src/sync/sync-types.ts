@@ -1,4 +1,4 @@
-import type { ListState } from './user-store';
+import type { CustomRate } from '@pfs/money';
 
 /** Columns every resource table has (see docs/conventions.md), as plain data. */
 export interface SyncedRecord {
@@ -69,4 +69,10 @@ export interface PageResult<T> {
   lastChange?: Date;
   /** Asked with `withListState`: the user's list state in the page's snapshot. */
   listState?: ListState;
+}
+
+/** A user's list version and the currency settings lists are presented with (see UserStore.listState). */
+export interface ListState {
+  version: string;
+  settings: { main: string; customRates: CustomRate[] };
 }

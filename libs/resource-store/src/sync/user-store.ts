@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { ReadRouting } from '../replica/read-routing';
-import type { CustomRate } from '@pfs/money';
 import { toCustomRates } from '../repositories/user.repository';
 import { type RawListState, readListState, readWatermark, withUserChange } from './change-sequence';
 import { type OneTripStatement, runOneTripChange } from './one-trip-change';
+import type { ListState } from './sync-types';
 import { type Actor, type UserChange, type UserRead, userRead } from './user-change';
 
 /**
@@ -70,11 +70,7 @@ export function toListState(state: RawListState): ListState {
   };
 }
 
-/** A user's list version and the currency settings lists are presented with (see UserStore.listState). */
-export interface ListState {
-  version: string;
-  settings: { main: string; customRates: CustomRate[] };
-}
+export type { ListState };
 
 /**
  * The store as a service that acts for applications sees it (the API): contexts are opened for an actor, a
