@@ -2,10 +2,14 @@ import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { createPersonalToken } from '../../../../auth/src/use-cases/personal-tokens.use-case';
 import { revokeClientAccess } from '../../../../auth/src/use-cases/revoke-grants.use-case';
+import { obtainTokens } from '../../../../auth/test/support/browser-flow';
 import { revokeTokens } from '../../../../cli/src/use-cases/revoke-tokens';
 import { issueToken, TestUser } from '../../support/api-test-app';
 import { webhookCalls } from './webhook-calls';
 import { startWebhookHarness, until, WebhookHarness } from './webhook-harness';
+
+// Real sign-ins and consents, at times on a loaded machine: bounded generously.
+jest.setTimeout(60_000);
 
 let harness: WebhookHarness;
 const { register, createAccount, deliveriesOf } = webhookCalls(() => harness);
@@ -17,7 +21,9 @@ afterAll(() => harness.close());
 
 /** Another application of the same user, still let in: it makes the changes once the first one is out. */
 const otherApp = (user: TestUser) =>
-  issueToken(harness.api.deps, user.userId, 'accounts:rw', { client_id: 'another-app' });
+  issueToken(harness.api.deps, user.userId, 'accounts:rw categories:rw entries:rw', {
+    client_id: 'another-app',
+  });
 
 /**
  * Resolves once the relay has taken every outbox event of the user. An event becomes its deliveries in the
@@ -121,5 +127,24 @@ describe('webhooks of an application the user no longer lets in', () => {
     expect(await storedDeliveries(appHook.id)).toHaveLength(1);
     expect(personalReceiver.received).toHaveLength(1);
     expect(appReceiver.received).toHaveLength(1);
+  });
+
+  it('when the user lets the app in again, then its kept webhook is delivered again, without what changed meanwhile', async () => {
+    const user = await harness.connect();
+    const receiver = await harness.receiver();
+    const hook = await register(user, receiver, ['account.created']);
+    await revokeClientAccess(harness.auth.deps, { userId: user.userId, clientId: user.client.client_id });
+    const other = { ...user, ...(await otherApp(user)) };
+    await createAccount(other, 'While out');
+    await relayed(user.userId);
+
+    // Sign-in and consent again: a new grant to the same application.
+    await obtainTokens(harness.auth.app, user.client, user);
+    await createAccount(other, 'Back');
+    const [got] = await receiver.waitFor(1);
+    expect(new Webhook(hook.secret).verify(got.body, got.headers)).toMatchObject({ data: { name: 'Back' } });
+    await relayed(user.userId);
+    expect(receiver.received).toHaveLength(1);
+    expect(await storedDeliveries(hook.id)).toHaveLength(1);
   });
 });
