@@ -97,12 +97,16 @@ async function runInterval(context: BenchContext, caFile: string, receiver: Benc
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
   // BENCH_WORKER_ENTRY: another build of the worker (a copy of its dist/ inside it), for an A/B of a change.
+  // A worker that does not start must not leave the API behind.
   const worker = await startServiceProcess(
     process.env.BENCH_WORKER_ENTRY ?? join(repoRoot, 'services/worker/dist/main.js'),
     { ...env, WORKER_PORT: '0', WEBHOOK_CA_FILE: caFile },
     undefined,
     profile,
-  );
+  ).catch(async (error: unknown) => {
+    await api.stop();
+    throw error;
+  });
   try {
     const auth = await connectedUser(context);
     const post = (path: string, body: unknown) => call(api, auth, 'POST', path, body);
