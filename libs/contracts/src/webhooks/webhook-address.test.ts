@@ -74,14 +74,17 @@ describe('webhook URL policy', () => {
 });
 
 describe('webhook retry schedule', () => {
-  it('when the defaults apply, then retries double from 30 s, cap at 4 h and stay within 24 h', () => {
+  it('when the defaults apply, then retries double from 30 s, cap at 4 h and the last attempt falls at 24 h', () => {
     const policy = { baseMs: 30_000, maxDelayMs: 4 * 3600_000, windowMs: 86_400_000 };
     const attempts = webhookAttempts(policy);
     const delays = Array.from({ length: attempts - 1 }, (_, index) => webhookRetryDelayMs(policy, index + 1));
     expect(delays.slice(0, 3)).toEqual([30_000, 60_000, 120_000]);
     expect(Math.max(...delays)).toBe(4 * 3600_000);
     const total = delays.reduce((sum, delay) => sum + delay, 0);
-    expect(total).toBeLessThanOrEqual(86_400_000);
-    expect(total + webhookRetryDelayMs(policy, attempts)).toBeGreaterThan(86_400_000);
+    expect(total).toBe(86_400_000);
+    // The last retry is shortened to end the window: 13 retries reach about 20.3 h, the 14th ends at 24 h.
+    expect(attempts).toBe(15);
+    expect(delays[delays.length - 1]).toBeLessThan(4 * 3600_000);
+    expect(delays.slice(0, -1).every((delay) => delay <= 4 * 3600_000)).toBe(true);
   });
 });

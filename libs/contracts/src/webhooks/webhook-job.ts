@@ -33,18 +33,30 @@ export interface WebhookRetryPolicy {
   windowMs: number;
 }
 
-/** The delay before retry `retry` (1 for the first retry). */
-export function webhookRetryDelayMs(policy: WebhookRetryPolicy, retry: number): number {
+/** The doubling delay before retry `retry` (1 for the first retry), capped at `maxDelayMs`. */
+function cappedDelayMs(policy: WebhookRetryPolicy, retry: number): number {
   return Math.min(policy.baseMs * 2 ** Math.min(retry - 1, 40), policy.maxDelayMs);
 }
 
-/** Attempts in all (the first and every retry whose delays add up to at most the window). */
+/**
+ * The delay before retry `retry` (1 for the first retry). The last retry takes what is left of the window
+ * rather than a whole capped delay, so that retries go on for the whole window (24 h by default) and the
+ * final attempt falls at its end, not up to one capped delay (4 h) before it.
+ */
+export function webhookRetryDelayMs(policy: WebhookRetryPolicy, retry: number): number {
+  let elapsed = 0;
+  for (let earlier = 1; earlier < retry && elapsed < policy.windowMs; earlier += 1) {
+    elapsed += cappedDelayMs(policy, earlier);
+  }
+  return Math.max(0, Math.min(cappedDelayMs(policy, retry), policy.windowMs - elapsed));
+}
+
+/** Attempts in all: the first, then retries until their delays fill the window. */
 export function webhookAttempts(policy: WebhookRetryPolicy): number {
   let total = 0;
   let attempts = 1;
-  while (attempts < 200) {
-    total += webhookRetryDelayMs(policy, attempts);
-    if (total > policy.windowMs) break;
+  while (attempts < 200 && total < policy.windowMs) {
+    total += cappedDelayMs(policy, attempts);
     attempts += 1;
   }
   return attempts;
