@@ -249,6 +249,47 @@ describe('three processes of each service on the same stores', () => {
     expect(status).toBe('sent');
     expect(finishedBy()).toHaveLength(1);
   });
+
+  it('when one Idempotency-Key reaches every api process, at once and then again, then one entry exists and every retry answers the first result', async () => {
+    const { email } = await newUser();
+    const { access_token } = await tokensThroughEveryAuthProcess(email);
+    const idOf = async (answer: Response) => {
+      expect(answer.status).toBe(201);
+      return String(answer.headers.get('location')).split('/').pop()!;
+    };
+    const create = (i: number, path: string, body: unknown) =>
+      apiCall(i, access_token, path, { method: 'POST', body: JSON.stringify(body) });
+    const account = await idOf(await create(0, '/accounts', { name: 'Cash', currency: { code: 'EUR' } }));
+    const category = await idOf(await create(1, '/categories', { name: 'Food', type: 'expense' }));
+    const body = JSON.stringify({
+      amount: -12.5,
+      currency: { code: 'EUR' },
+      date: '2026-11-24',
+      account,
+      category,
+      desc: 'once',
+    });
+    const send = (i: number) =>
+      apiCall(i, access_token, '/entries', {
+        method: 'POST',
+        body,
+        headers: { 'idempotency-key': 'replica-key' },
+      });
+    // At once, one request on each process: one creates, the others wait for it or are told it runs (409).
+    const racing = await Promise.all(api.map((_, i) => send(i)));
+    expect(racing.every((answer) => [201, 409].includes(answer.status))).toBe(true);
+    const first = racing.find((answer) => answer.status === 201)!;
+    const id = await idOf(first);
+    const firstBody = await first.json();
+    // Then again on each process, one after another: the stored first result, byte for byte the same entry.
+    for (let i = 0; i < api.length; i += 1) {
+      const retry = await send(i);
+      expect(await idOf(retry)).toBe(id);
+      expect(await retry.json()).toEqual(firstBody);
+    }
+    const listed = await apiCall(2, access_token, '/entries?from=2026-11-01&to=2026-11-30');
+    expect(((await listed.json()) as Array<{ id: string }>).map((entry) => entry.id)).toEqual([id]);
+  });
 });
 
 describe('three worker processes and the push outbox', () => {
