@@ -20,7 +20,7 @@ import { UserEntity as UserEntityForList } from './entities/user.entity';
 export const resourceEntities = [UserEntityForList];
 export { CurrencyRateRepository } from './repositories/currency-rate.repository';
 export type { RateImportResult } from './repositories/currency-rate.repository';
-export { claimChangeSeq, readListVersion, readWatermark, withUserChange } from './sync/change-sequence';
+export { claimChangeSeq, readWatermark, withUserChange } from './sync/change-sequence';
 export type { Actor, UserChange, UserRead } from './sync/user-change';
 export { type ActorStore, type ListState, UserStore } from './sync/user-store';
 export type { OneTripStatement } from './sync/one-trip-change';

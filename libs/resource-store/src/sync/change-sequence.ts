@@ -74,16 +74,6 @@ export async function readWatermark(source: DataSource | EntityManager, userId: 
   return rows[0]?.change_seq ?? '0';
 }
 
-/**
- * What every list representation of the user depends on, in one indexed read: the change watermark (any write
- * of the user's resources moves it) and the profile's `modified` (main currency and custom rates, which
- * presented amounts use, live on the users row and do not move the watermark). A stored page stamped with an
- * equal version is still exact.
- */
-export async function readListVersion(source: DataSource | EntityManager, userId: string): Promise<string> {
-  return (await readListState(source, userId)).version;
-}
-
 /** A user's list version ('none' without a users row), with the main currency and stored custom rates. */
 export interface RawListState {
   version: string;
@@ -97,7 +87,13 @@ export interface RawListState {
  */
 export const LIST_VERSION_SQL = `coalesce(s.change_seq, 0)::text || ':' || (extract(epoch FROM u.modified_at) * 1000000)::bigint::text`;
 
-/** `readListVersion` with, from the same row, the main currency and the stored custom rates a list presents with. */
+/**
+ * What every list representation of the user depends on, in one indexed read: the list version, made of the
+ * change watermark (any write of the user's resources moves it) and the profile's `modified` (main currency and
+ * custom rates, which presented amounts use, live on the users row and do not move the watermark), so a stored
+ * page stamped with an equal version is still exact; and, from the same row, the main currency and the stored
+ * custom rates a list presents with.
+ */
 export async function readListState(
   source: DataSource | EntityManager,
   userId: string,

@@ -53,7 +53,7 @@ export class UserStore {
   }
 
   /**
-   * What every list representation of the user depends on (see readListVersion), with the main currency and
+   * What every list representation of the user depends on (see readListState), with the main currency and
    * custom rates a list presents with, read from the same row in the same round trip (a page that must be
    * presented needs no second read of the users row).
    */
