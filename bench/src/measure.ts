@@ -29,6 +29,8 @@ export interface Measurement {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** Mean latency with sub-millisecond resolution (autocannon's p50 and p99 are whole milliseconds). */
+  meanMs?: number;
   requests: number;
   /** Non-2xx/3xx answers and socket errors: a figure with errors is not a figure. */
   errors: number;
@@ -63,6 +65,7 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    meanMs: result.latency.mean,
     requests: result.requests.total,
     errors: result.non2xx + result.errors + result.timeouts,
     connections,

@@ -41,6 +41,12 @@ export const databaseShape = {
   DATABASE_STATEMENT_TIMEOUT_MS: envInt(30_000, 100, 3_600_000),
   /** Waiting longer for a pooled connection (or a new one) is a 503, not a hang. */
   DATABASE_CONNECT_TIMEOUT_MS: envInt(5_000, 100, 120_000),
+  /**
+   * The store's hot reads as named prepared statements (parsed and planned once per connection): `auto` prepares
+   * unless DATABASE_DIRECT_URL is set (DATABASE_URL is then a pooler, and PgBouncer before 1.21 in transaction
+   * mode cannot carry them); `on` for a pooler that can (PgBouncer >= 1.21 with max_prepared_statements).
+   */
+  DATABASE_PREPARED_STATEMENTS: envEnum(['auto', 'on', 'off'], 'auto'),
 };
 
 /** A streaming replica for heavy reads (api and worker; docs/scaling.md). */

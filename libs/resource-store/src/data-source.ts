@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { DataSource, EntitySchema, MixedList } from 'typeorm';
 import { useFastTimestamps } from './pg-timestamps';
+import { allowPreparedStatements } from './prepared-query';
 
 export interface CreateDataSourceOptions {
   url: string;
@@ -10,6 +11,8 @@ export interface CreateDataSourceOptions {
   poolSize?: number;
   applicationName?: string;
   timeouts?: DatabaseTimeouts;
+  /** Run the store's hot reads as named prepared statements (prepared-query.ts); off behind a transaction pooler. */
+  preparedStatements?: boolean;
 }
 
 export interface DatabaseTimeouts {
@@ -51,7 +54,7 @@ function poolOptions(timeouts: DatabaseTimeouts | undefined): Record<string, num
  */
 export function createDataSource(options: CreateDataSourceOptions): DataSource {
   useFastTimestamps();
-  return new DataSource({
+  const dataSource = new DataSource({
     type: 'postgres',
     url: options.url,
     entities: options.entities ?? [],
@@ -62,6 +65,20 @@ export function createDataSource(options: CreateDataSourceOptions): DataSource {
     applicationName: options.applicationName,
     extra: poolOptions(options.timeouts),
   });
+  if (options.preparedStatements) allowPreparedStatements(dataSource);
+  return dataSource;
+}
+
+/**
+ * DATABASE_PREPARED_STATEMENTS: `on`, `off`, or `auto` (on unless DATABASE_DIRECT_URL is set, which says
+ * DATABASE_URL is a pooler that may give each transaction another server connection).
+ */
+export function preparedStatementsWanted(config: {
+  DATABASE_PREPARED_STATEMENTS: string;
+  DATABASE_DIRECT_URL?: string;
+}): boolean {
+  if (config.DATABASE_PREPARED_STATEMENTS === 'auto') return config.DATABASE_DIRECT_URL === undefined;
+  return config.DATABASE_PREPARED_STATEMENTS === 'on';
 }
 
 /** A data source of `options`, connected (its pool open): the primary's and the replica's. */

@@ -1,4 +1,5 @@
-export { createDataSource, databaseTimeouts } from './data-source';
+export { createDataSource, databaseTimeouts, preparedStatementsWanted } from './data-source';
+export { preparedQuery } from './prepared-query';
 export type { DatabaseTimeouts } from './data-source';
 export { openDatabase, openServiceDatabase } from './open-database';
 export type { OpenDatabaseOptions, ServiceDatabaseConfig } from './open-database';

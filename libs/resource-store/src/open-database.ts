@@ -1,5 +1,5 @@
 import type { DataSource, EntitySchema, MixedList } from 'typeorm';
-import { DatabaseTimeouts, databaseTimeouts, openDataSource } from './data-source';
+import { DatabaseTimeouts, databaseTimeouts, openDataSource, preparedStatementsWanted } from './data-source';
 import { ensureDatabase } from './ensure-database';
 import { MigrationSet, runMigrations } from './run-migrations';
 
@@ -16,6 +16,7 @@ export interface OpenDatabaseOptions {
   entities: MixedList<Function | string | EntitySchema>;
   applicationName: string;
   timeouts?: DatabaseTimeouts;
+  preparedStatements?: boolean;
   /** Told the names of the migrations applied, when there were any. */
   onMigrated?: (applied: string[]) => void;
 }
@@ -38,6 +39,7 @@ export interface ServiceDatabaseConfig {
   DATABASE_DIRECT_URL?: string;
   DATABASE_STATEMENT_TIMEOUT_MS: number;
   DATABASE_CONNECT_TIMEOUT_MS: number;
+  DATABASE_PREPARED_STATEMENTS: string;
 }
 
 /**
@@ -54,6 +56,7 @@ export function openServiceDatabase(
     url: config.DATABASE_URL,
     directUrl: config.DATABASE_DIRECT_URL,
     timeouts: databaseTimeouts(config),
+    preparedStatements: preparedStatementsWanted(config),
     onMigrated: (applied) => logger.info({ applied }, 'migrations applied'),
   });
 }

@@ -22,6 +22,7 @@ import {
   CredentialRepository,
   CurrencyRateRepository,
   databaseTimeouts,
+  preparedStatementsWanted,
   EntryRepository,
   ExportRepository,
   IdempotencyRepository,
@@ -182,6 +183,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     openReplica({
       url: config.DATABASE_READ_URL,
       timeouts: databaseTimeouts(config),
+      preparedStatements: preparedStatementsWanted(config),
       entities: resourceEntities,
       applicationName: 'pfs-api',
     }),

@@ -13,6 +13,7 @@ import {
   ImportRepository,
   TagRepository,
   databaseTimeouts,
+  preparedStatementsWanted,
   ExportRepository,
   ExportSheetRepository,
   ExportStatementRepository,
@@ -132,6 +133,7 @@ export async function createWorkerDependencies(
     openReplica({
       url: config.DATABASE_READ_URL,
       timeouts: databaseTimeouts(config),
+      preparedStatements: preparedStatementsWanted(config),
       entities: resourceEntities,
       applicationName: 'pfs-worker',
     }),

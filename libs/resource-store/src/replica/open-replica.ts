@@ -11,6 +11,8 @@ export async function openReplica(options: {
   entities: MixedList<Function | string | EntitySchema>;
   applicationName: string;
   timeouts?: DatabaseTimeouts;
+  /** As the primary's (preparedStatementsWanted). */
+  preparedStatements?: boolean;
 }): Promise<DataSource | undefined> {
   if (!options.url) return undefined;
   return openDataSource({ ...options, url: options.url });

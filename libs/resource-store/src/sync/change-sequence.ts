@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { type Actor, actorOf, type ChangeHooks, type UserChange, userChangeOf } from './user-change';
+import { preparedQuery } from '../prepared-query';
 
 /**
  * Claims the next change sequence number of a user, inside the caller's write transaction.
@@ -98,7 +99,8 @@ export async function readListState(
   source: DataSource | EntityManager,
   userId: string,
 ): Promise<RawListState> {
-  const rows: Array<{ version: string; currency: string; custom_rates: unknown }> = await source.query(
+  const rows = await preparedQuery<{ version: string; currency: string; custom_rates: unknown }>(
+    source,
     `SELECT ${LIST_VERSION_SQL} AS version, u.currency, u.custom_rates
      FROM users u LEFT JOIN user_sync_state s ON s.user_id = u.id WHERE u.id = $1`,
     [userId],

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { SqlFilter, SqlParams } from './sql-params';
 import { LIST_VERSION_SQL } from './change-sequence';
+import { preparedQuery } from '../prepared-query';
 import type { PageRequest, PageResult, RawRow, TotalCountCache } from './sync-types';
 import { toListState } from './user-store';
 
@@ -41,7 +42,8 @@ export async function listPage<T>(
   const totalSql = request.totalSql ? request.totalSql(user) : !request.totalCache ? countSql : undefined;
   const withCount = totalSql !== undefined;
   const withState = request.withListState === true;
-  const rows: RawRow[] = await source.query(
+  const rows = await preparedQuery<RawRow>(
+    source,
     `WITH meta AS (
          SELECT coalesce(s.change_seq, 0)::text AS __watermark, s.modified_at AS __last_change
                 ${withCount ? `, (${totalSql}) AS __total` : ''}
