@@ -1,6 +1,6 @@
 import type { CustomRate } from '@pfs/money';
 import { insertExtraSql } from '../sync/app-extra';
-import { type OneTripStatement, sqlLiteral } from '../sync/one-trip-change';
+import type { OneTripStatement } from '../sync/one-trip-change';
 import type { Actor } from '../sync/user-change';
 import { type Entry, type EntrySnapshot, entriesTable } from './entry.repository';
 import { toCustomRates } from './user.repository';
@@ -58,16 +58,20 @@ export function plainEntriesInsert(
     account_currency: accountCurrency,
     snapshot,
   }));
+  // Two texts (hence two prepared statements): with an application, `extra` is stored under its name ($3).
+  const app = actor.app;
   return {
+    name: app === undefined ? 'pfs_plain_entries' : 'pfs_plain_entries_app',
+    types: app === undefined ? ['jsonb'] : ['jsonb', 'text'],
+    values: app === undefined ? [JSON.stringify(rows)] : [JSON.stringify(rows), app],
     sql: (user, seq) => {
       const live = (table: string, id: string) =>
         `EXISTS (SELECT 1 FROM ${table} x WHERE x.id = ${id} AND x.user_id = ${user} AND NOT x.deleted)`;
       const value = (name: string) => (JSONB_COLUMNS.has(name) ? `r.${name}::jsonb` : `r.${name}`);
-      const extra =
-        actor.app === undefined ? value('extra') : insertExtraSql(value('extra'), sqlLiteral(actor.app));
+      const extra = app === undefined ? value('extra') : insertExtraSql(value('extra'), '$3');
       return `WITH r AS MATERIALIZED (
         SELECT nextval(pg_get_serial_sequence('entries', 'id')) AS id, r.*
-        FROM jsonb_to_recordset(${sqlLiteral(JSON.stringify(rows))}::jsonb)
+        FROM jsonb_to_recordset($2)
           AS r(n int, account_currency text, snapshot jsonb, ${names.map((name) => `${name} ${ROW_TYPES[name]}`).join(', ')})
       ), ok AS (
         -- Each distinct reference once (a batch of 500 usually names one account and a few categories).

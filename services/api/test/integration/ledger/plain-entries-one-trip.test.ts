@@ -125,4 +125,25 @@ describe('plain entries written as one one-trip change (POST /entries without an
     );
     expect(states.every(([row]) => row.fresh === true)).toBe(true);
   });
+
+  it('when a connection no longer holds the prepared statement (DEALLOCATE ALL, another server connection behind PgBouncer), then the change prepares it again', async () => {
+    const userId = await createLedgerUser(deps);
+    const account = await createAccount(deps, userId, { name: 'Cash', currency: { code: 'EUR' } });
+    const write = (amount: number) =>
+      createPlainEntries(deps, { userId }, [draft({ amount, account: account.id })], {
+        fieldsByIndex: false,
+      });
+    await write(-1);
+    // Every pooled connection forgets its prepared statements (held at once, so each one is reached).
+    const runners = Array.from({ length: 10 }, () => deps.dataSource.createQueryRunner());
+    await Promise.all(runners.map((runner) => runner.query('DEALLOCATE ALL')));
+    await Promise.all(runners.map((runner) => runner.release()));
+    const again = await write(-2);
+    expect(again?.entries.map((entry) => entry.amount)).toEqual(['-2']);
+    expect(await ledgerOf(userId, account.id)).toEqual({ balance: '-3', count: 2 });
+    const [{ prepared }] = await deps.dataSource.query(
+      `SELECT count(*)::int AS prepared FROM pg_prepared_statements WHERE name LIKE 'pfs_plain_entries%'`,
+    );
+    expect(prepared).toBeLessThanOrEqual(1);
+  });
 });
