@@ -50,14 +50,25 @@ export const exportsSuite: BenchSuite = {
   async run(context) {
     const seed = await seedLedger(context, dataSize(context.quick, FULL_SIZE, QUICK_SIZE));
     const storageDir = await mkdtemp(join(tmpdir(), 'pfs-bench-exports-'));
-    const worker = await startServiceProcess(join(repoRoot, 'services/worker/dist/main.js'), {
-      ...context.env,
-      WORKER_PORT: '0',
-      // The worker runs with the heap bound it has in production (scripts/start.mjs, its Dockerfile).
-      NODE_OPTIONS: WORKER_NODE_OPTIONS,
-      STORAGE_DRIVER: 'fs',
-      STORAGE_DIR: storageDir,
-    });
+    // BENCH_CPU_PROF=<dir>: the worker writes a V8 CPU profile there too when it stops.
+    const profile = process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+    // BENCH_WORKER_ENTRY: another build of the worker (a copy of its dist/ inside it), for an A/B of a change.
+    const entry = process.env.BENCH_WORKER_ENTRY ?? join(repoRoot, 'services/worker/dist/main.js');
+    const worker = await startServiceProcess(
+      entry,
+      {
+        ...context.env,
+        WORKER_PORT: '0',
+        // The worker runs with the heap bound it has in production (scripts/start.mjs, its Dockerfile).
+        NODE_OPTIONS: WORKER_NODE_OPTIONS,
+        STORAGE_DRIVER: 'fs',
+        STORAGE_DIR: storageDir,
+      },
+      undefined,
+      profile,
+    );
     try {
       // The floor: Postgres writing the same rows (the worker's entries query, each side) as CSV itself.
       let copySeconds = 0;

@@ -9,7 +9,7 @@ import {
   ExportScope,
 } from './export-scope';
 import { ReadRouting } from '../replica/read-routing';
-import { ExportRow, streamRowsAfter } from './row-cursor';
+import { RowStream, streamRowsAfter } from './row-cursor';
 
 /**
  * The rows of an export's sheets, each streamed through its own cursor when the caller starts reading
@@ -24,7 +24,7 @@ export class ExportSheetRepository {
   ) {}
 
   /** Expenses, incomes or transfers, oldest first as a statement reads; (user_id, date, id) is indexed. */
-  entries(resource: EntryExportResource, scope: ExportScope): AsyncIterable<ExportRow> {
+  entries(resource: EntryExportResource, scope: ExportScope): RowStream {
     const params = new SqlParams();
     const where = entryConditions(params, resource, scope);
     const sql = `SELECT to_char(t.date, 'YYYY-MM-DD') AS date, a.name AS account, c.name AS category,
@@ -40,7 +40,7 @@ export class ExportSheetRepository {
    * Totals per currency; each side honours its own resource's filters, so the summary agrees with the
    * sheets beside it. Expenses are a magnitude (docs/money.md "Signs"): entries store them negative.
    */
-  summary(scope: ExportScope): AsyncIterable<ExportRow> {
+  summary(scope: ExportScope): RowStream {
     const params = new SqlParams();
     const side = (resource: 'expenses' | 'incomes') => entryConditions(params, resource, scope).join(' AND ');
     const sql = `SELECT currency, trim_scale(coalesce(-(sum(amount) FILTER (WHERE kind = 'e')), 0))::text AS expenses,
@@ -54,7 +54,7 @@ export class ExportSheetRepository {
   }
 
   /** The accounts the `accounts`/`!accounts` filters keep, with their balance now, in display order. */
-  balances(scope: ExportScope): AsyncIterable<ExportRow> {
+  balances(scope: ExportScope): RowStream {
     const params = new SqlParams();
     const where = accountConditions(params, scope);
     const sql = `SELECT a.name AS account, a.type, a.status, trim_scale(a.initial_balance + a.entries_total)::text AS balance,
@@ -66,7 +66,7 @@ export class ExportSheetRepository {
    * The live budgets with an iteration in the period (their span start…end overlaps from…to; an open bound
    * matches everything), in display order; `accounts` filters keep budgets not limited to other accounts.
    */
-  budgets(scope: ExportScope): AsyncIterable<ExportRow> {
+  budgets(scope: ExportScope): RowStream {
     const params = new SqlParams();
     const where = [`b.user_id = ${params.add(scope.userId)}`, 'NOT b.deleted'];
     if (scope.to) where.push(`b.start_date <= ${params.add(scope.to)}::date`);
@@ -87,7 +87,7 @@ export class ExportSheetRepository {
    * One row per entry and attached image, for entries in the period that the account and location filters
    * keep (any kind of entry: attachments are not split by type).
    */
-  attachments(scope: ExportScope): AsyncIterable<ExportRow> {
+  attachments(scope: ExportScope): RowStream {
     const params = new SqlParams();
     const { type: _all, categories: _c, tags: _t, ...filters } = entryFiltersFor('expenses', scope);
     const where = [

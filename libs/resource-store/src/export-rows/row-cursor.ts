@@ -11,9 +11,10 @@ const BATCH_SIZE = 2_000;
 const CURSOR = 'pfs_export_rows';
 
 /**
- * Streams the rows of one query through a SQL cursor (`DECLARE … NO SCROLL CURSOR`, then `FETCH` per batch)
- * in a read-only transaction on a connection of the data source's pg pool. Back-pressure holds: the next batch
- * is fetched only when the consumer asks, and the connection is taken only when the consumer starts reading.
+ * Streams the rows of one query, one array per batch, through a SQL cursor (`DECLARE … NO SCROLL CURSOR`,
+ * then `FETCH` per batch) in a read-only transaction on a connection of the data source's pg pool.
+ * Back-pressure holds: the next batch is fetched only when the consumer asks, and the connection is taken
+ * only when the consumer starts reading.
  *
  * Why not a protocol-level portal (pg-query-stream, pg-cursor): PostgreSQL times a portal read by repeated
  * Execute messages as one statement, from its first Execute to its end, so `statement_timeout` bounded the
@@ -21,11 +22,11 @@ const CURSOR = 'pfs_export_rows';
  * `FETCH` is its own statement: the timeout, server-side and pg's client-side `query_timeout`, still ends one
  * stuck fetch, but no longer a long export that is merely slow to consume.
  */
-export async function* streamRows<Row = ExportRow>(
+export async function* streamRowBatches<Row = ExportRow>(
   source: DataSource,
   sql: string,
   params: unknown[],
-): AsyncGenerator<Row> {
+): AsyncGenerator<Row[]> {
   // The pool itself, not a TypeORM query runner: only pg's release(error) can drop a broken connection.
   const pool = (source.driver as unknown as { master: Pool }).master;
   const client = await pool.connect();
@@ -41,7 +42,7 @@ export async function* streamRows<Row = ExportRow>(
       const rows = await next;
       const last = rows.length < BATCH_SIZE;
       if (!last) next = fetchBatch(client);
-      for (const row of rows) yield row as Row;
+      yield rows as Row[];
       if (last) break;
     }
   } catch (error) {
@@ -73,14 +74,43 @@ async function endTransaction(client: PoolClient): Promise<Error | undefined> {
 }
 
 /**
+ * The rows of one cursor, one by one, or through `batches()` one array per `FETCH`: a consumer of a million
+ * rows then pays one await per 2,000 rows instead of one per row (three generator hops a row cost the CSV
+ * export about a fifth of its CPU, most of it garbage collection).
+ */
+export interface RowStream<Row = ExportRow> extends AsyncIterable<Row> {
+  batches(): AsyncIterable<Row[]>;
+}
+
+function rowStream<Row>(batches: () => AsyncGenerator<Row[]>): RowStream<Row> {
+  return {
+    batches,
+    async *[Symbol.asyncIterator]() {
+      for await (const batch of batches()) yield* batch;
+    },
+  };
+}
+
+/** streamRowBatches, row by row or batch by batch (RowStream). */
+export function streamRows<Row = ExportRow>(
+  source: DataSource,
+  sql: string,
+  params: unknown[],
+): RowStream<Row> {
+  return rowStream(() => streamRowBatches<Row>(source, sql, params));
+}
+
+/**
  * streamRows on the source `routing` picks for `walPosition` (a replica that has replayed that far, else the
  * primary), chosen when the consumer starts reading.
  */
-export async function* streamRowsAfter<Row = ExportRow>(
+export function streamRowsAfter<Row = ExportRow>(
   routing: ReadRouting,
   walPosition: string | null | undefined,
   sql: string,
   params: unknown[],
-): AsyncGenerator<Row> {
-  yield* streamRows<Row>(await routing.sourceAfter(walPosition), sql, params);
+): RowStream<Row> {
+  return rowStream(async function* () {
+    yield* streamRowBatches<Row>(await routing.sourceAfter(walPosition), sql, params);
+  });
 }

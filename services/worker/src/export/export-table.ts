@@ -1,4 +1,4 @@
-import type { ExportCell, ExportRow } from '@pfs/resource-store';
+import type { ExportCell, ExportRow, RowStream } from '@pfs/resource-store';
 
 /** One cell as the formatters receive it: money and other numerics arrive as exact decimal strings. */
 export type CellValue = ExportCell;
@@ -21,7 +21,18 @@ export interface ExportTable {
   /** Human title: `Expenses`. */
   title: string;
   columns: ExportColumn[];
+  /** A store cursor's rows come as a RowStream, whose `batches()` the CSV formatter reads. */
   openRows(): AsyncIterable<ExportRow>;
+}
+
+/** The rows of a table a batch at a time: a cursor's own batches, else (rows in memory, tests) one row each. */
+export async function* rowBatches(table: ExportTable): AsyncGenerator<readonly ExportRow[]> {
+  const rows = table.openRows() as AsyncIterable<ExportRow> & Partial<RowStream>;
+  if (rows.batches) {
+    yield* rows.batches();
+    return;
+  }
+  for await (const row of rows) yield [row];
 }
 
 /** A table over rows already in memory (small tables such as summaries, and tests). */

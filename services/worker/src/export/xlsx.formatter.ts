@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import type { Writable } from 'node:stream';
-import type { CellValue, ExportColumn, ExportTable } from './export-table';
+import { type CellValue, type ExportColumn, type ExportTable, rowBatches } from './export-table';
 
 /** Decimals become spreadsheet numbers only when a double holds them exactly; otherwise they stay text. */
 function xlsxCell(value: CellValue, column: ExportColumn): CellValue {
@@ -67,11 +67,13 @@ export async function writeXlsx(tables: ExportTable[], out: Writable): Promise<v
     }));
     sheet.getRow(1).commit();
     let count = 0;
-    for await (const row of table.openRows()) {
-      sheet.addRow(table.columns.map((column) => xlsxCell(row[column.key], column))).commit();
-      count += 1;
-      if (count % ROWS_PER_CHECK === 0)
-        await waitForZip(workbook as unknown as ExcelInternals, sheet as unknown as SheetInternals);
+    for await (const rows of rowBatches(table)) {
+      for (const row of rows) {
+        sheet.addRow(table.columns.map((column) => xlsxCell(row[column.key], column))).commit();
+        count += 1;
+        if (count % ROWS_PER_CHECK === 0)
+          await waitForZip(workbook as unknown as ExcelInternals, sheet as unknown as SheetInternals);
+      }
     }
     sheet.commit();
   }
