@@ -3,15 +3,16 @@ import type { Request } from 'express';
 
 /** A response body serialised once, with its validators: ready to send, or to store in a cache. */
 export interface PreparedRepresentation {
+  /** The JSON text; empty in a stored page, which keeps `bytes` only. */
   body: string;
-  /** `body` already encoded (UTF-8), for a representation sent many times (a stored page): sent as is. */
+  /** `body` encoded (UTF-8) once: what is hashed for the ETag, sent, and kept by a stored page. */
   bytes?: Buffer;
   etag: string;
   lastModified?: Date;
 }
 
-/** A strong ETag derived from the exact bytes of the representation. */
-export function strongEtag(body: string): string {
+/** A strong ETag derived from the exact bytes of the representation (a text is hashed as its UTF-8 bytes). */
+export function strongEtag(body: string | Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 

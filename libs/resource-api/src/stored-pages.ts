@@ -108,7 +108,7 @@ export function pageAsSent(res: Response, version: string, prepared: PreparedRep
     link: String(res.getHeader('Link') ?? ''),
     totalCount: String(res.getHeader('X-Total-Count') ?? ''),
     serviceModified: String(res.getHeader('Service-Modified') ?? ''),
-    // Encoded once: each later answer writes these bytes instead of encoding 50-100 KB of text again.
-    prepared: { ...prepared, body: '', bytes: Buffer.from(prepared.body) },
+    // Kept as bytes only: each later answer writes them instead of encoding 50-100 KB of text again.
+    prepared: { ...prepared, body: '', bytes: prepared.bytes ?? Buffer.from(prepared.body) },
   };
 }

@@ -3,6 +3,7 @@ import type { CustomRate } from '@pfs/money';
 import { RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-table';
 import type { SqlFilter } from '../sync/sql-params';
 import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
+import { ENTRY_JSON_COLUMNS } from './entry-json-columns';
 import { toAmountText, toDateString } from './ledger-values';
 import { toCustomRates } from './user.repository';
 
@@ -90,6 +91,7 @@ export const entriesTable = new ResourceTable<Entry>({
     'repeat_id',
     'iteration',
   ],
+  jsonColumns: ENTRY_JSON_COLUMNS,
   toRecord: (row: RawRow): Entry =>
     ResourceTable.withCommonFields(row, {
       accountId: String(row.account_id),

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { JsonPage } from './json-page';
 import { SqlFilter, SqlParams } from './sql-params';
 import { LIST_VERSION_SQL } from './change-sequence';
 import { preparedQuery } from '../prepared-query';
@@ -10,6 +11,8 @@ export interface ListPageOptions<T> {
   /** The SELECT list over alias `t`. */
   selectList: string;
   toRecord(row: RawRow): T;
+  /** Given, the page comes as one JSON value (json-page.ts) instead of one row of `selectList` each. */
+  jsonPage?: JsonPage;
   userId: string;
   request: PageRequest;
   filters: SqlFilter[];
@@ -25,7 +28,7 @@ export async function listPage<T>(
   source: DataSource | EntityManager,
   options: ListPageOptions<T>,
 ): Promise<PageResult<T>> {
-  const { table, selectList, toRecord, userId, request, filters } = options;
+  const { table, selectList, toRecord, jsonPage, userId, request, filters } = options;
   const params = new SqlParams();
   const where = [`t.user_id = ${params.add(userId)}`];
   if (request.sinceSeq !== undefined) where.push(`t.change_seq > ${params.add(request.sinceSeq)}`);
@@ -42,6 +45,8 @@ export async function listPage<T>(
   const totalSql = request.totalSql ? request.totalSql(user) : !request.totalCache ? countSql : undefined;
   const withCount = totalSql !== undefined;
   const withState = request.withListState === true;
+  const page = `SELECT ${jsonPage ? `${jsonPage.select} AS __row` : selectList} FROM ${table} t WHERE ${pageWhere}
+         ORDER BY t.change_seq DESC, t.id DESC LIMIT ${params.add(request.perPage + 1)} OFFSET ${params.add(offset)}`;
   const rows = await preparedQuery<RawRow>(
     source,
     `WITH meta AS (
@@ -50,15 +55,19 @@ export async function listPage<T>(
                 ${withState ? `, ${LIST_VERSION_SQL} AS __version, u.currency AS __currency, u.custom_rates AS __custom_rates` : ''}
          FROM (SELECT 1) one LEFT JOIN user_sync_state s ON s.user_id = ${user}
               ${withState ? `LEFT JOIN users u ON u.id = ${user}` : ''})
-       SELECT meta.*, p.*
-       FROM meta LEFT JOIN LATERAL (
-         SELECT ${selectList} FROM ${table} t WHERE ${pageWhere}
-         ORDER BY t.change_seq DESC, t.id DESC LIMIT ${params.add(request.perPage + 1)} OFFSET ${params.add(offset)}
-       ) p ON true`,
+       ${
+         jsonPage
+           ? `SELECT meta.*, (SELECT json_agg(p.__row) FROM (${page}) p) AS __page FROM meta`
+           : `SELECT meta.*, p.* FROM meta LEFT JOIN LATERAL (${page}) p ON true`
+       }`,
     params.values,
   );
   const first = rows[0];
-  const pageRows = inPageOrder(rows.filter((row) => row.id !== null));
+  const pageRows = inPageOrder(
+    jsonPage
+      ? ((first.__page as unknown[][] | null) ?? []).map((values) => jsonPage.rowOf(values))
+      : rows.filter((row) => row.id !== null),
+  );
   const watermark = String(first.__watermark);
   const total = withCount
     ? Number(first.__total)
