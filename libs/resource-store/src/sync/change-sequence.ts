@@ -84,27 +84,31 @@ export interface RawListState {
 
 /**
  * The list version as SQL, over the users row `u` and the user's sync state row `s` (both left joined: no users
- * row gives NULL, read as 'none'). readListState and a page statement asked for the state (list-page.ts) share it.
+ * row gives NULL, read as 'none'). readListStates and a page statement asked for the state (list-page.ts) share it.
  */
 export const LIST_VERSION_SQL = `coalesce(s.change_seq, 0)::text || ':' || (extract(epoch FROM u.modified_at) * 1000000)::bigint::text`;
 
 /**
- * What every list representation of the user depends on, in one indexed read: the list version, made of the
- * change watermark (any write of the user's resources moves it) and the profile's `modified` (main currency and
- * custom rates, which presented amounts use, live on the users row and do not move the watermark), so a stored
- * page stamped with an equal version is still exact; and, from the same row, the main currency and the stored
- * custom rates a list presents with.
+ * What every list representation of each user depends on, in one indexed read for all of them: the list version,
+ * made of the change watermark (any write of the user's resources moves it) and the profile's `modified` (main
+ * currency and custom rates, which presented amounts use, live on the users row and do not move the watermark),
+ * so a stored page stamped with an equal version is still exact; and, from the same row, the main currency and
+ * the stored custom rates a list presents with. One state per id, in the order given (list-state-loader.ts
+ * gathers the ids of concurrent requests).
  */
-export async function readListState(
+export async function readListStates(
   source: DataSource | EntityManager,
-  userId: string,
-): Promise<RawListState> {
-  const rows = await preparedQuery<{ version: string; currency: string; custom_rates: unknown }>(
+  userIds: readonly string[],
+): Promise<RawListState[]> {
+  const rows = await preparedQuery<{ id: string; version: string; currency: string; custom_rates: unknown }>(
     source,
-    `SELECT ${LIST_VERSION_SQL} AS version, u.currency, u.custom_rates
-     FROM users u LEFT JOIN user_sync_state s ON s.user_id = u.id WHERE u.id = $1`,
-    [userId],
+    `SELECT u.id::text AS id, ${LIST_VERSION_SQL} AS version, u.currency, u.custom_rates
+     FROM users u LEFT JOIN user_sync_state s ON s.user_id = u.id WHERE u.id = ANY($1::bigint[])`,
+    [userIds],
   );
-  const row = rows[0];
-  return { version: row?.version ?? 'none', currency: row?.currency, customRates: row?.custom_rates };
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return userIds.map((userId) => {
+    const row = byId.get(userId);
+    return { version: row?.version ?? 'none', currency: row?.currency, customRates: row?.custom_rates };
+  });
 }

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { ReadRouting } from '../replica/read-routing';
 import { toCustomRates } from '../repositories/user.repository';
-import { type RawListState, readListState, readWatermark, withUserChange } from './change-sequence';
+import { type RawListState, readWatermark, withUserChange } from './change-sequence';
+import { listStateLoader } from './list-state-loader';
 import { type OneTripStatement, runOneTripChange } from './one-trip-change';
 import type { ListState } from './sync-types';
 import { type Actor, type UserChange, type UserRead, userRead } from './user-change';
@@ -11,6 +12,8 @@ import { type Actor, type UserChange, type UserRead, userRead } from './user-cha
  * the pool, or a change (the unit of work of a write). The database handle stays inside the store.
  */
 export class UserStore {
+  private readonly listStates: ReturnType<typeof listStateLoader>;
+
   /**
    * `routing` (a replica, DATABASE_READ_URL): heavy reads of `read` contexts may go to the replica, and every
    * committed change records the primary's WAL position for the user's next read (read-your-writes).
@@ -18,7 +21,9 @@ export class UserStore {
   constructor(
     private readonly source: DataSource,
     private readonly routing?: ReadRouting,
-  ) {}
+  ) {
+    this.listStates = listStateLoader(source);
+  }
 
   /** Reads of the user (a bare id, or an actor with its application) on the pool (each statement its own snapshot). */
   read(who: string | Actor): UserRead {
@@ -53,16 +58,17 @@ export class UserStore {
   }
 
   /**
-   * What every list representation of the user depends on (see readListState), with the main currency and
+   * What every list representation of the user depends on (see readListStates), with the main currency and
    * custom rates a list presents with, read from the same row in the same round trip (a page that must be
-   * presented needs no second read of the users row).
+   * presented needs no second read of the users row). Concurrent requests' reads go as one statement
+   * (list-state-loader.ts).
    */
   async listState(userId: string): Promise<ListState> {
-    return toListState(await readListState(this.source, userId));
+    return toListState(await this.listStates.load(userId));
   }
 }
 
-/** The list state as lists use it, from its columns (readListState, or a page statement that read it). */
+/** The list state as lists use it, from its columns (readListStates, or a page statement that read it). */
 export function toListState(state: RawListState): ListState {
   return {
     version: state.version,
