@@ -2,6 +2,7 @@ import type { BenchContext } from '../bench-context';
 import type { BenchSuite } from '../bench-suite';
 import { defaultSeconds } from '../measure';
 import { pgbenchSimpleUpdateTps } from '../pgbench';
+import { PostgresCpu } from '../postgres-cpu';
 import { cpuMillisOf } from '../service-process';
 import { entryBody } from './entries.bench';
 import { seedLedger } from './entries-seed';
@@ -34,12 +35,21 @@ async function writerUser(context: BenchContext, index: number) {
   return { auth: user.auth, body: JSON.stringify(body) };
 }
 
-/** A measurement and the API's CPU time (/proc) per request of it, in ms: steadier than req/s on a shared machine. */
+/**
+ * A measurement and the CPU time (/proc) per request of it of the API and of its Postgres backends, in ms:
+ * steadier than req/s on a shared machine (a write's cost is about half in each).
+ */
 async function measureWithCpu(context: BenchContext, options: Parameters<BenchContext['measure']>[0]) {
   const before = cpuMillisOf(context.apiPid);
+  const postgres = await PostgresCpu.begin(context.pg, 'pfs-api');
   const row = await context.measure(options);
-  const cpu = (cpuMillisOf(context.apiPid) - before) / Math.max(row.requests, 1);
-  context.note(`${options.name}: API CPU per request`, `${cpu.toFixed(2)} ms`);
+  const requests = Math.max(row.requests, 1);
+  const cpu = (cpuMillisOf(context.apiPid) - before) / requests;
+  const database = (await postgres.spentSince()) / requests;
+  context.note(
+    `${options.name}: API CPU per request`,
+    `${cpu.toFixed(2)} ms (Postgres ${database.toFixed(2)} ms more)`,
+  );
   return row;
 }
 

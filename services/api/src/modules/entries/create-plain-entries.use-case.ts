@@ -3,6 +3,7 @@ import { type Actor, type PlainEntriesCreated, plainEntriesInsert } from '@pfs/r
 import type { LedgerDeps } from '../../ledger-deps';
 import type { EntryDraft } from './entry-draft';
 import { EntryDrafts } from './entry-drafts';
+import type { PlainEntryQueue } from './plain-entry-queue';
 
 /**
  * Creates entries without a transfer or a series (one, or a batch) as a one-trip change: the references are
@@ -10,14 +11,16 @@ import { EntryDrafts } from './entry-drafts';
  * the user's write lock is taken; then one statement, in one round trip with its claim of the change sequence
  * and its commit, writes the entries, their revisions and the balances, re-checking the references under the
  * lock (plainEntriesInsert). Why: the lock serialises a user's writes, so what it is held for bounds a user's
- * writes per second; and each round trip costs the API a socket write. Answers `undefined` when a reference
- * changed between the checks and the write: nothing was written, the caller takes the ordinary path.
+ * writes per second; and each round trip costs the API a socket write. With a `queue`, the user's requests
+ * that arrive while one of theirs is being written go together in the next change (PlainEntryQueue). Answers
+ * `undefined` when a reference changed between the checks and the write: nothing was written, the caller
+ * takes the ordinary path.
  */
 export async function createPlainEntries(
   deps: LedgerDeps,
   actor: Actor,
   drafts: EntryDraft[],
-  options: { fieldsByIndex: boolean },
+  options: { fieldsByIndex: boolean; queue?: PlainEntryQueue },
 ): Promise<PlainEntriesCreated | undefined> {
   const checks = new EntryDrafts(deps, deps.store.read(actor));
   const items = drafts.map((draft, index) => ({ draft, prefix: options.fieldsByIndex ? `${index}.` : '' }));
@@ -28,5 +31,6 @@ export async function createPlainEntries(
     snapshot: checks.toSnapshot(draft, prefix),
     accountCurrency: checks.account(draft.account).currency,
   }));
+  if (options.queue) return options.queue.write(actor, writes);
   return deps.store.changeInOneTrip(actor, plainEntriesInsert(actor, writes));
 }

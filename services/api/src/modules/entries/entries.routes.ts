@@ -23,6 +23,7 @@ import { repeatRuleOf } from '../repeats/repeat-body';
 import { createRepeatingEntry } from '../repeats/repeat-series.use-case';
 import { createEntries } from './create-entries.use-case';
 import { createPlainEntries } from './create-plain-entries.use-case';
+import { PlainEntryQueue } from './plain-entry-queue';
 import { type EntryCreation, isPlainCreation, readEntryCreation } from './entry-creation';
 import { presentEntry } from './entries.presenter';
 import type { EntryBody } from './entry-body.schema';
@@ -46,6 +47,7 @@ export function entriesHandlers(deps: ApiDependencies) {
   const entriesTable = deps.repos.entries.table;
   const presenterFor = entryPresenterFor(deps);
   const storedPages = new StoredPages();
+  const plainEntries = new PlainEntryQueue(deps.store);
 
   const list: ApiHandler = async (ctx, req, res) => {
     const userId = ctx.userId;
@@ -119,6 +121,7 @@ export function entriesHandlers(deps: ApiDependencies) {
       if (isPlainCreation(creation)) {
         const written = await createPlainEntries(ledger, ctx, creation.drafts, {
           fieldsByIndex: creation.isBatch,
+          queue: plainEntries,
         });
         if (written) {
           const present = await presenterFor(deps.store.read(ctx), written.entries, written.settings);
