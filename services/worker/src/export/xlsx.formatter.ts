@@ -1,41 +1,29 @@
 import ExcelJS from 'exceljs';
 import type { Writable } from 'node:stream';
-import { type CellValue, type ExportColumn, type ExportTable, rowBatches } from './export-table';
-
-/** Decimals become spreadsheet numbers only when a double holds them exactly; otherwise they stay text. */
-function xlsxCell(value: CellValue, column: ExportColumn): CellValue {
-  if (value === null || value === undefined) return null;
-  if (column.kind === 'decimal' || column.kind === 'integer') {
-    const number = Number(value);
-    return Number.isFinite(number) && String(number) === normaliseDecimal(String(value))
-      ? number
-      : String(value);
-  }
-  return value;
-}
-
-/** `-12.50` → `-12.5`, `3.000` → `3`, as JavaScript prints the same number. */
-function normaliseDecimal(text: string): string {
-  if (!text.includes('.')) return text.replace(/^(-?)0+(?=\d)/, '$1');
-  return text.replace(/\.?0+$/, '').replace(/^(-?)0+(?=\d)/, '$1');
-}
+import { type ExportTable, rowBatches } from './export-table';
+import { TextChunks } from './text-chunks';
+import { addSheetRows } from './xlsx-rows';
 
 /** Bytes allowed to wait inside exceljs's zip before we stop feeding it rows. */
 const MAX_PENDING = 4 * 1024 * 1024;
-const ROWS_PER_CHECK = 500;
 
 interface ExcelInternals {
   zip?: { readableLength?: number };
 }
 /** exceljs pipes into readable-stream PassThroughs, which predate `writableLength`. */
 interface SheetInternals {
-  stream?: { pipes?: Array<{ writableLength?: number; _writableState?: { length?: number } }> };
+  stream: {
+    pipes?: Array<{ writableLength?: number; _writableState?: { length?: number } }>;
+    write(xml: Buffer): void;
+  };
+  /** The number of the next row to write, once every row before it is committed. */
+  _rowZero: number;
 }
 
 /**
  * exceljs's `commit()` writes into its zip without honouring back-pressure (its StreamBuf ignores
  * `write()`'s return value), so a fast cursor would pile the whole sheet up in memory while deflate
- * catches up. Every few hundred rows we wait until what is queued for the zip, and what the zip has not
+ * catches up. After each batch of rows we wait until what is queued for the zip, and what the zip has not
  * yet handed to `out`, are back under a few MiB: memory stays flat whatever the row count.
  */
 async function waitForZip(workbook: ExcelInternals, sheet: SheetInternals): Promise<void> {
@@ -49,7 +37,7 @@ async function waitForZip(workbook: ExcelInternals, sheet: SheetInternals): Prom
 
 /**
  * Streams tables into one workbook, one worksheet per table, with exceljs's streaming writer:
- * each row is committed (written out) at once, so memory stays flat whatever the row count.
+ * each batch of rows is written out at once, so memory stays flat whatever the row count.
  */
 export async function writeXlsx(tables: ExportTable[], out: Writable): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
@@ -66,14 +54,15 @@ export async function writeXlsx(tables: ExportTable[], out: Writable): Promise<v
       width: column.kind === 'text' ? 30 : 14,
     }));
     sheet.getRow(1).commit();
-    let count = 0;
+    // The rows go into the sheet's stream as XML, a cursor batch at a time, bypassing exceljs's Row and
+    // Cell objects (its per-row model, XML builder and join were most of the export's CPU, docs/bench.md).
+    const internals = sheet as unknown as SheetInternals;
+    const xml = new TextChunks();
     for await (const rows of rowBatches(table)) {
-      for (const row of rows) {
-        sheet.addRow(table.columns.map((column) => xlsxCell(row[column.key], column))).commit();
-        count += 1;
-        if (count % ROWS_PER_CHECK === 0)
-          await waitForZip(workbook as unknown as ExcelInternals, sheet as unknown as SheetInternals);
-      }
+      addSheetRows(xml, table.columns, rows, internals._rowZero);
+      internals._rowZero += rows.length;
+      for (const chunk of xml.take()) internals.stream.write(chunk);
+      await waitForZip(workbook as unknown as ExcelInternals, internals);
     }
     sheet.commit();
   }
