@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { preparedQuery } from '../../prepared-query';
 import {
   CODE_EXCHANGE_FROM,
   codeExchangeColumns,
@@ -86,7 +87,10 @@ export class TokenRequestRepository {
       joins.push(`LEFT JOIN LATERAL (SELECT ${refreshStateColumns('r_')} FROM ${REFRESH_STATE_FROM}
         WHERE t.token_hash = $${parameters.length} AND t.kind = 'refresh') r ON true`);
     }
-    const rows: Array<ClientRow & Record<string, unknown>> = await this.source.query(
+    // A named prepared statement (three texts: client alone, with a code, with a refresh token): parsed and
+    // planned once per connection instead of at every grant.
+    const rows = await preparedQuery<ClientRow & Record<string, unknown>>(
+      this.source,
       `SELECT ${columns.join(', ')} FROM oauth_clients o ${joins.join(' ')} WHERE o.id = $1`,
       parameters,
     );

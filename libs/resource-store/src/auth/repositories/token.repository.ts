@@ -1,6 +1,7 @@
 import { isResourceId } from '@pfs/contracts';
 import { DataSource, IsNull } from 'typeorm';
 import { OAuthTokenEntity, TokenKind } from '../entities';
+import { preparedQuery } from '../../prepared-query';
 
 export interface TokenRecord {
   id: string;
@@ -143,7 +144,8 @@ export class TokenRepository {
   /** Inserts tokens (one statement) and returns their ids, in order. */
   async create(tokens: NewToken[]): Promise<string[]> {
     const insert = newTokenRows(tokens, 1);
-    const rows: Array<{ id: string }> = await this.source.query(
+    const rows = await preparedQuery<{ id: string }>(
+      this.source,
       `${insert.sql} RETURNING id::text AS id`,
       insert.parameters,
     );
@@ -156,7 +158,8 @@ export class TokenRepository {
    */
   async createRotating(rotatedHash: string, now: Date, tokens: NewToken[]): Promise<string[]> {
     const insert = newTokenRows(tokens, 3);
-    const rows: Array<{ id: string }> = await this.source.query(
+    const rows = await preparedQuery<{ id: string }>(
+      this.source,
       `WITH rotated AS (
          UPDATE oauth_tokens SET revoked_at = $2, rotated_at = $2
           WHERE token_hash = $1 AND kind = 'refresh' AND revoked_at IS NULL)
@@ -173,7 +176,8 @@ export class TokenRepository {
    */
   async createForCode(codeHash: string, now: Date, tokens: NewToken[]): Promise<string[] | undefined> {
     const insert = newTokenRows(tokens, 3);
-    const rows: Array<{ id: string }> = await this.source.query(
+    const rows = await preparedQuery<{ id: string }>(
+      this.source,
       `WITH used AS (
          UPDATE oauth_authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING 1)
        ${insert.sql} WHERE EXISTS (SELECT FROM used) RETURNING id::text AS id`,
@@ -184,7 +188,8 @@ export class TokenRepository {
 
   /** A refresh token (revoked ones too, for reuse detection) and whether its grant is live: one indexed read. */
   async findRefreshWithGrant(tokenHash: string): Promise<RefreshTokenState | undefined> {
-    const rows: RefreshTokenRow[] = await this.source.query(
+    const rows = await preparedQuery<RefreshTokenRow>(
+      this.source,
       `SELECT ${refreshStateColumns()} FROM ${REFRESH_STATE_FROM} WHERE t.token_hash = $1 AND t.kind = 'refresh'`,
       [tokenHash],
     );
