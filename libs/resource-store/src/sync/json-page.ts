@@ -42,17 +42,27 @@ export function jsonPageOf(
     throw new Error(`${table}: jsonColumns must name its columns, in their order`);
   }
   const all = [...COMMON_COLUMNS, ...jsonColumns];
-  const names = all.map(([name]) => name);
   return {
     select: `json_build_array(${all.map(([, expression]) => expression).join(', ')})`,
-    rowOf(values) {
-      const row: RawRow = {};
-      for (let index = 0; index < names.length; index += 1) row[names[index]] = values[index];
-      row.created_at = new Date(values[1] as number);
-      row.modified_at = new Date(values[2] as number);
-      return row;
-    },
+    rowOf: rowBuilder(all.map(([name]) => name)),
   };
+}
+
+/** The common columns sent as epoch milliseconds. */
+const TIMESTAMPS = new Set(['created_at', 'modified_at']);
+
+/**
+ * `values` as the row of `names` (the two timestamps as Dates), by one object literal compiled once per table:
+ * V8 gives it one fixed shape, where a loop of keyed stores into `{}` (or into a copy of a template) went through
+ * its slow property paths. Micro-benchmark, a page of 201 entries: loop 473 µs, template copy 331 µs, compiled
+ * literal 83 µs (issue 13). The names are the tables' own column names, quoted as JSON strings: never input.
+ */
+function rowBuilder(names: readonly string[]): (values: unknown[]) => RawRow {
+  const fields = names.map((name, index) => {
+    const value = TIMESTAMPS.has(name) ? `new Date(values[${index}])` : `values[${index}]`;
+    return `${JSON.stringify(name)}: ${value}`;
+  });
+  return new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => RawRow;
 }
 
 /** The name a `columns` item of ResourceTableOptions is read by (`date::text AS date` -> `date`). */
