@@ -65,7 +65,13 @@ export class PlainEntryQueue {
       const writes = group.flatMap((item) => item.writes);
       created = await this.store.changeInOneTrip(actor, plainEntriesInsert(actor, writes));
     } catch (error) {
-      if (group.length === 1) return group[0].reject(error);
+      if (group.length === 1 || !isDataError(error)) {
+        // Not one request's data (a lost connection, a timeout, a store outage): the change may even have
+        // committed before its answer was lost, so writing each again could write it twice. Each request gets
+        // the error, as a request written alone would.
+        for (const item of group) item.reject(error);
+        return;
+      }
       // One request's data may be what failed: each alone, so each gets its own outcome.
       for (const item of group) await this.writeTogether(actor, [item]);
       return;
@@ -76,6 +82,15 @@ export class PlainEntryQueue {
       item.resolve(created && { entries: entries!, settings: created.settings });
     }
   }
+}
+
+/**
+ * Postgres refused the statement for a value it holds (SQLSTATE class 22, data exception: an amount out of range;
+ * class 23, integrity constraint violation): the statement did not run, nothing was written.
+ */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.length === 5 && (code.startsWith('22') || code.startsWith('23'));
 }
 
 /** The requests of the next change: the first waiting, and those after it while the change stays within MAX_ENTRIES. */
