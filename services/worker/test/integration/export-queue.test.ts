@@ -283,7 +283,7 @@ describe('the export queue', () => {
       includeDeleted: false,
     });
     expect(notes.total).toBe(1);
-  }, 40_000);
+  }, 90_000);
 
   it('when the worker is SIGKILLed mid-export again and again, then the stalled job ends its export in error with a reason', async () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
