@@ -34,10 +34,15 @@ export function allowPreparedStatements(dataSource: DataSource): void {
   preparing.add(dataSource);
 }
 
+/** A prepared statement's name for `text`: `prefix` and a hash of the text, so two texts (or versions) never share one. */
+export function statementName(prefix: string, text: string): string {
+  return `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+}
+
 function nameOf(text: string): string | undefined {
   const known = names.get(text);
   if (known !== undefined || names.size >= MAX_NAMED) return known;
-  const name = `pfs_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  const name = statementName('pfs', text);
   names.set(text, name);
   return name;
 }

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { escapeLiteral } from 'pg';
 import type { DataSource } from 'typeorm';
 import { claimChangeSeqSql } from './change-sequence';
+import { statementName } from '../prepared-query';
 import type { RawRow } from './sync-types';
 
 /**
@@ -44,8 +44,7 @@ function preparedOf(statement: OneTripStatement<unknown>): { text: string; name:
   let found = prepared.get(statement.name);
   if (!found) {
     const text = statement.sql('$1', '(SELECT change_seq FROM user_sync_state WHERE user_id = $1)');
-    const hash = createHash('sha1').update(text).digest('hex').slice(0, 12);
-    found = { text, name: `${statement.name}_${hash}` };
+    found = { text, name: statementName(statement.name, text) };
     prepared.set(statement.name, found);
   }
   return found;
