@@ -3,8 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { streamRows } from '../src/export-rows/row-cursor';
 
-/** Far below the time the slow consumer below takes, server-side (300 ms) and client-side (+1 s) alike. */
-const STATEMENT_TIMEOUT_MS = 300;
+/**
+ * Far below the time the slow consumer below takes, server-side (1 s) and client-side (+1 s) alike, yet far
+ * above one FETCH of 500 rows even on a loaded machine (at 300 ms one FETCH once ran out of it in CI).
+ */
+const STATEMENT_TIMEOUT_MS = 1_000;
 const ROWS = 6_000;
 
 let source: DataSource;
@@ -28,16 +31,16 @@ describe('streaming export rows under a statement timeout', () => {
     for await (const row of streamRows<{ n: number; amount: string }>(source, series, [ROWS])) {
       count += 1;
       expect(row.n).toBe(count);
-      if (count % 500 === 0) await sleep(130);
+      if (count % 500 === 0) await sleep(250);
     }
     expect(count).toBe(ROWS);
-    // 12 pauses of 130 ms: longer than the server's timeout and the client's (timeout + 1 s).
+    // 12 pauses of 250 ms: longer than the server's timeout and the client's (timeout + 1 s).
     expect(Date.now() - started).toBeGreaterThan(STATEMENT_TIMEOUT_MS + 1_000);
   });
 
   it('when one fetch is stuck longer than the statement timeout, then the stream fails with the timeout', async () => {
     const stuck =
-      'SELECT n, pg_sleep(CASE WHEN n = $1::int THEN 2 ELSE 0 END) FROM generate_series(1, $1::int) n';
+      'SELECT n, pg_sleep(CASE WHEN n = $1::int THEN 3 ELSE 0 END) FROM generate_series(1, $1::int) n';
     const read = async () => {
       for await (const row of streamRows(source, stuck, [3])) void row;
     };

@@ -103,6 +103,35 @@ function instrumentedStorage(base: ObjectStorage, failures: { remaining: number;
   return { storage, writes, peak };
 }
 
+/** A real export worker in its own process (support/worker-child.ts), whose storage never finishes a write. */
+function spawnWorkerChild(): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    ['-r', join(__dirname, '../support/ts-child-register.js'), join(__dirname, '../support/worker-child.ts')],
+    { env: { ...env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.push(child);
+  return child;
+}
+
+/** Resolves when the child has printed `text`; rejects at once if it exits first (a crash at start). */
+function untilOutput(child: ChildProcess, text: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(text)) {
+        child.off('exit', onExit);
+        resolve();
+      }
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      reject(new Error(`the worker child exited (${code ?? signal}) before printing "${text}"`));
+    child.stdout!.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
 function startWorker(overrides: Partial<PipelineDependencies>, userLimit = 1): Worker {
   const deps: PipelineDependencies = {
     ...pipeline.deps,
@@ -241,24 +270,9 @@ describe('the export queue', () => {
   it('when the worker process is killed mid-export, then another worker recovers the stalled job and finishes it once', async () => {
     const seed = await LedgerSeed.forNewUser(pipeline.dataSource);
     const record = await newExport(seed);
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [
-        '-r',
-        join(__dirname, '../support/ts-child-register.js'),
-        join(__dirname, '../support/worker-child.ts'),
-      ],
-      { env: { ...env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    children.push(child);
-    const output: string[] = [];
-    const writing = new Promise<void>((resolve) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output.push(chunk.toString());
-        if (output.join('').includes('writing')) resolve();
-      });
-    });
-    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    const child = spawnWorkerChild();
+    const writing = untilOutput(child, 'writing');
+    await untilOutput(child, 'ready');
     const job = await enqueue(seed.userId, record.id);
     await writing;
     child.kill('SIGKILL');
@@ -291,23 +305,8 @@ describe('the export queue', () => {
     const job = await enqueue(seed.userId, record.id);
     // maxStalledCount is 2: the third death makes BullMQ fail the job without calling the processor.
     for (let kill = 0; kill < 3; kill += 1) {
-      const child: ChildProcess = spawn(
-        process.execPath,
-        [
-          '-r',
-          join(__dirname, '../support/ts-child-register.js'),
-          join(__dirname, '../support/worker-child.ts'),
-        ],
-        { env: { ...env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      children.push(child);
-      let output = '';
-      await new Promise<void>((resolve) =>
-        child.stdout!.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes('writing')) resolve();
-        }),
-      );
+      const child = spawnWorkerChild();
+      await untilOutput(child, 'writing');
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
     }

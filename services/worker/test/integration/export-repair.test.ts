@@ -4,6 +4,7 @@ import { createRedisClient } from '@pfs/redis';
 import { testLogger } from '@pfs/testing';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { randomBytes } from 'node:crypto';
+import { oneFileAtATime } from '../../../../jest/one-file-at-a-time';
 import { loadWorkerConfig } from '../../src/config';
 import { createUserSlots } from '../../src/delivery/user-slots';
 import { handleExportJob } from '../../src/processors/handle-export-job';
@@ -39,12 +40,19 @@ const manual = new Worker(EXPORT_QUEUE_NAME, undefined, {
 let pipeline: TestPipeline;
 const workers: Worker[] = [];
 
+// The sweep acts on every user's unfinished exports in the shared database: this file and its run through
+// PgBouncer (pooler/exports-through-pgbouncer.test.ts) would otherwise requeue or end each other's exports.
+oneFileAtATime('export-repair');
+
 beforeAll(async () => {
   pipeline = await createTestPipeline();
   await events.waitUntilReady();
 });
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((worker) => worker.close()));
+  // A sweep requeues every aged export without a job, not only this test's: what a test's worker left
+  // waiting must not be the next job the following test takes by hand.
+  await queue.drain(true);
 });
 afterAll(async () => {
   await manual.close();

@@ -40,6 +40,11 @@ require.extensions['.ts'] = (module, filename) => {
       emitDecoratorMetadata: true,
     },
   });
-  fs.writeFileSync(cached, outputText);
+  // Written aside, then renamed into place: test files run in parallel (one per jest project) load the same
+  // sources, and a reader that found the file between another writer's truncate and its write got an empty
+  // module (its exports undefined), so the child died at start and its test waited out its timeout.
+  const partial = `${cached}.${process.pid}.tmp`;
+  fs.writeFileSync(partial, outputText);
+  fs.renameSync(partial, cached);
   module._compile(outputText, filename);
 };
