@@ -45,7 +45,11 @@ export class Responder {
    * the 50 KB text of a page of 200 entries again: bench profile, issue 13).
    */
   prepare(payload: unknown, lastModified?: Date): PreparedRepresentation {
-    const body = JSON.stringify(payload);
+    return this.prepareText(JSON.stringify(payload), lastModified);
+  }
+
+  /** `prepare` of a body already serialised. */
+  prepareText(body: string, lastModified?: Date): PreparedRepresentation {
     const bytes = Buffer.from(body);
     return { body, bytes, etag: strongEtag(bytes), lastModified };
   }
@@ -111,9 +115,61 @@ export class Responder {
     },
   ): PreparedRepresentation {
     const { params, result } = options;
+    const newest = result.items.reduce<Date | undefined>(
+      (max, item) => (!max || item.modifiedAt > max ? item.modifiedAt : max),
+      undefined,
+    );
+    const lastModified = this.setListHeaders(req, res, {
+      params,
+      result,
+      last: result.hasMore ? result.items[result.items.length - 1] : undefined,
+      newest,
+    });
+    return this.send(
+      req,
+      res,
+      options.schema,
+      result.items.map(options.present),
+      options.lastModified === false ? undefined : lastModified,
+    );
+  }
+
+  /**
+   * `sendList` for a page whose body is already its JSON text (its items joined, presented where the store
+   * wrote them: `GET /entries`), with the page's last keyset position and newest modification.
+   */
+  sendListText(
+    req: Request,
+    res: Response,
+    options: {
+      schema: string;
+      params: ListParams;
+      result: Omit<PageResult<never>, 'items'>;
+      body: string;
+      last?: { changeSeq: string; id: string };
+      newest?: Date;
+    },
+  ): PreparedRepresentation {
+    const lastModified = this.setListHeaders(req, res, options);
+    const prepared = this.prepareText(options.body, lastModified);
+    this.sendPrepared(req, res, options.schema, prepared);
+    return prepared;
+  }
+
+  /** Link, X-Total-Count and Service-Modified of a page; returns its Last-Modified. */
+  private setListHeaders(
+    req: Request,
+    res: Response,
+    page: {
+      params: ListParams;
+      result: Omit<PageResult<never>, 'items'>;
+      last?: { changeSeq: string; id: string };
+      newest?: Date;
+    },
+  ): Date | undefined {
+    const { params, result, last } = page;
     const userId = userIdOf(req);
     const watermark = params.pinnedWatermark ?? result.watermark;
-    const last = result.items[result.items.length - 1];
     const cursor =
       last && result.hasMore
         ? nextCursor(this.options.tokens, userId, params, last, result.watermark)
@@ -126,17 +182,7 @@ export class Responder {
       hasMore: result.hasMore,
     });
     res.setHeader('Service-Modified', this.options.tokens.issueWatermark(userId, params.endpoint, watermark));
-    const newest = result.items.reduce<Date | undefined>(
-      (max, item) => (!max || item.modifiedAt > max ? item.modifiedAt : max),
-      undefined,
-    );
-    return this.send(
-      req,
-      res,
-      options.schema,
-      result.items.map(options.present),
-      options.lastModified === false ? undefined : (result.lastChange ?? newest),
-    );
+    return result.lastChange ?? page.newest;
   }
 
   /**

@@ -36,6 +36,7 @@ export type {
   DecideUpdate,
   PageRequest,
   PageResult,
+  PresentedPageResult,
   RawRow,
   ResourceTableOptions,
   Snapshot,

@@ -3,7 +3,7 @@ import type { JsonPage } from './json-page';
 import { SqlFilter, SqlParams } from './sql-params';
 import { LIST_VERSION_SQL } from './change-sequence';
 import { preparedQuery } from '../prepared-query';
-import type { PageRequest, PageResult, RawRow, TotalCountCache } from './sync-types';
+import type { PageRequest, PageResult, PresentedPageResult, RawRow, TotalCountCache } from './sync-types';
 import { toListState } from './user-store';
 
 export interface ListPageOptions<T> {
@@ -13,6 +13,12 @@ export interface ListPageOptions<T> {
   toRecord(row: RawRow): T;
   /** Given, the page comes as one JSON value (json-page.ts) instead of one row of `selectList` each. */
   jsonPage?: JsonPage;
+  /**
+   * Given (with `jsonPage`), the page comes as its rows' final representations where Postgres can write them:
+   * the SQL of a row's representation as JSON text over alias `t`, or NULL for a row to be presented by the
+   * caller (read as `jsonPage` reads it), given the user id's parameter. See `listPresentedPage`.
+   */
+  presented?: (userParameter: string) => string;
   userId: string;
   request: PageRequest;
   filters: SqlFilter[];
@@ -28,7 +34,54 @@ export async function listPage<T>(
   source: DataSource | EntityManager,
   options: ListPageOptions<T>,
 ): Promise<PageResult<T>> {
-  const { table, selectList, toRecord, jsonPage, userId, request, filters } = options;
+  const { toRecord, jsonPage, request } = options;
+  const { first, total } = await readPage(source, { ...options, presented: undefined });
+  const pageRows = inPageOrder(
+    jsonPage
+      ? ((first.__page as unknown[][] | null) ?? []).map((values) => jsonPage.rowOf(values))
+      : (first.__rows as RawRow[]),
+  );
+  return {
+    ...pageMeta(first, total, request),
+    items: pageRows.slice(0, request.perPage).map((row) => toRecord(row)),
+    hasMore: pageRows.length > request.perPage,
+  };
+}
+
+/**
+ * A page (as `listPage`) whose items are their final representations as JSON text where `presented` wrote them
+ * (Postgres writes the text: the caller joins it into the body as it is), the others records to present. The
+ * rows come as one text, a line each, in page order (the aggregate's own ORDER BY): a representation starts
+ * with `{`, a row for `toRecord` is `jsonPage`'s JSON array. `last` is the last item's keyset position, for
+ * the next cursor, when a next page exists; `newest` the latest `modified_at` of the items.
+ */
+export async function listPresentedPage<T>(
+  source: DataSource | EntityManager,
+  options: ListPageOptions<T>,
+): Promise<PresentedPageResult<T>> {
+  const { toRecord, jsonPage, request } = options;
+  const { first, total } = await readPage(source, options);
+  const lines = first.__page === null ? [] : String(first.__page).split('\n');
+  const hasMore = lines.length > request.perPage;
+  if (hasMore) lines.length = request.perPage;
+  const last = hasMore ? String(first.__last_key).split(' ') : undefined;
+  return {
+    ...pageMeta(first, total, request),
+    items: lines.map((line) =>
+      line[0] === '{' ? line : toRecord(jsonPage!.rowOf(JSON.parse(line) as unknown[])),
+    ),
+    hasMore,
+    last: last && { changeSeq: last[0], id: last[1] },
+    newest: first.__newest === null ? undefined : new Date(Number(first.__newest)),
+  };
+}
+
+/** The page statement's one row (`__page`: the page; the watermark, total and list state once) and the total. */
+async function readPage<T>(
+  source: DataSource | EntityManager,
+  options: ListPageOptions<T>,
+): Promise<{ first: RawRow; total: number }> {
+  const { table, selectList, jsonPage, presented, userId, request, filters } = options;
   const params = new SqlParams();
   const where = [`t.user_id = ${params.add(userId)}`];
   if (request.sinceSeq !== undefined) where.push(`t.change_seq > ${params.add(request.sinceSeq)}`);
@@ -45,8 +98,9 @@ export async function listPage<T>(
   const totalSql = request.totalSql ? request.totalSql(user) : !request.totalCache ? countSql : undefined;
   const withCount = totalSql !== undefined;
   const withState = request.withListState === true;
-  const page = `SELECT ${jsonPage ? `${jsonPage.select} AS __row` : selectList} FROM ${table} t WHERE ${pageWhere}
-         ORDER BY t.change_seq DESC, t.id DESC LIMIT ${params.add(request.perPage + 1)} OFFSET ${params.add(offset)}`;
+  const limits = `LIMIT ${params.add(request.perPage + 1)} OFFSET ${params.add(offset)}`;
+  const perPage = presented ? params.add(request.perPage) : '';
+  const order = 'ORDER BY t.change_seq DESC, t.id DESC';
   const rows = await preparedQuery<RawRow>(
     source,
     `WITH meta AS (
@@ -56,36 +110,42 @@ export async function listPage<T>(
          FROM (SELECT 1) one LEFT JOIN user_sync_state s ON s.user_id = ${user}
               ${withState ? `LEFT JOIN users u ON u.id = ${user}` : ''})
        ${
-         jsonPage
-           ? `SELECT meta.*, (SELECT json_agg(p.__row) FROM (${page}) p) AS __page FROM meta`
-           : `SELECT meta.*, p.* FROM meta LEFT JOIN LATERAL (${page}) p ON true`
+         presented && jsonPage
+           ? `SELECT meta.*, p.* FROM meta, LATERAL (
+                SELECT string_agg(coalesce(${presented(user)}, ${jsonPage.select}::text), E'\\n' ORDER BY t.__n) AS __page,
+                       min(t.change_seq::text || ' ' || t.id::text) FILTER (WHERE t.__n = ${perPage}) AS __last_key,
+                       floor(extract(epoch FROM max(t.modified_at) FILTER (WHERE t.__n <= ${perPage})) * 1000) AS __newest
+                FROM (SELECT t.*, row_number() OVER (${order}) AS __n FROM ${table} t WHERE ${pageWhere} ${order} ${limits}) t) p`
+           : jsonPage
+             ? `SELECT meta.*, (SELECT json_agg(p.__row) FROM (SELECT ${jsonPage.select} AS __row FROM ${table} t
+                  WHERE ${pageWhere} ${order} ${limits}) p) AS __page FROM meta`
+             : `SELECT meta.*, p.* FROM meta LEFT JOIN LATERAL (SELECT ${selectList} FROM ${table} t WHERE ${pageWhere}
+                  ${order} ${limits}) p ON true`
        }`,
     params.values,
   );
   const first = rows[0];
-  const pageRows = inPageOrder(
-    jsonPage
-      ? ((first.__page as unknown[][] | null) ?? []).map((values) => jsonPage.rowOf(values))
-      : rows.filter((row) => row.id !== null),
-  );
-  const watermark = String(first.__watermark);
+  if (!jsonPage) first.__rows = rows.filter((row) => row.id !== null);
   const total = withCount
     ? Number(first.__total)
     : await cachedTotal(
         source,
         request.totalCache!,
-        watermark,
+        String(first.__watermark),
         countSql,
         params.values.slice(0, countParams),
         userId,
       );
+  return { first, total };
+}
+
+/** The page's watermark, total, last change and list state from the statement's row. */
+function pageMeta(first: RawRow, total: number, request: PageRequest) {
   return {
-    items: pageRows.slice(0, request.perPage).map((row) => toRecord(row)),
-    hasMore: pageRows.length > request.perPage,
     total,
-    watermark,
+    watermark: String(first.__watermark),
     lastChange: (first.__last_change as Date | null) ?? undefined,
-    listState: withState
+    listState: request.withListState
       ? toListState({
           version: (first.__version as string | null) ?? 'none',
           currency: (first.__currency as string | null) ?? undefined,

@@ -2,14 +2,23 @@ import { isResourceId } from '@pfs/contracts';
 import { extraForApp, insertExtraSql, updateExtraSql } from './app-extra';
 import { handleOf, transactionOf, type UserChange, type UserRead } from './user-change';
 import { type JsonColumn, type JsonPage, jsonPageOf } from './json-page';
-import { listPage } from './list-page';
+import { listPage, listPresentedPage } from './list-page';
 import { SqlFilter, SqlParams } from './sql-params';
-import type { DecideUpdate, PageRequest, PageResult, RawRow, Snapshot, SyncedRecord } from './sync-types';
+import type {
+  DecideUpdate,
+  PageRequest,
+  PageResult,
+  PresentedPageResult,
+  RawRow,
+  Snapshot,
+  SyncedRecord,
+} from './sync-types';
 
 export type {
   DecideUpdate,
   PageRequest,
   PageResult,
+  PresentedPageResult,
   RawRow,
   Snapshot,
   SyncedRecord,
@@ -28,6 +37,11 @@ export interface ResourceTableOptions<T extends SyncedRecord> {
   toRecord(row: RawRow): T;
   /** Optional: `columns` again as exact JSON; given, a list page is read as one JSON value (json-page.ts). */
   jsonColumns?: readonly JsonColumn[];
+  /**
+   * Optional, with `jsonColumns`: the SQL of a row's final representation as JSON text over alias `t` (NULL for
+   * a row the caller presents), given the user id's parameter, for `listPresented`.
+   */
+  presentedJson?: (userParameter: string) => string;
   toSnapshot(record: T): Snapshot;
   toColumns(snapshot: Snapshot): Record<string, unknown>;
 }
@@ -102,6 +116,34 @@ export class ResourceTable<T extends SyncedRecord> {
       request,
       filters,
     });
+  }
+
+  /**
+   * `list`, with each item that the table's `presentedJson` writes given as its final JSON text (see
+   * list-page.ts `listPresentedPage`); without `presentedJson`, every item is a record.
+   */
+  listPresented(
+    read: UserRead,
+    request: PageRequest,
+    filters: SqlFilter[] = [],
+  ): Promise<PresentedPageResult<T>> {
+    const { presentedJson } = this.options;
+    const options = {
+      table: this.options.table,
+      selectList: this.selectList,
+      toRecord: (row: RawRow) => this.read(row, read.app),
+      jsonPage: this.jsonPage,
+      userId: read.userId,
+      request,
+      filters,
+    };
+    if (!presentedJson || !this.jsonPage) {
+      return listPage(handleOf(read), options).then((page) => ({
+        ...page,
+        last: page.hasMore ? page.items[page.items.length - 1] : undefined,
+      }));
+    }
+    return listPresentedPage(handleOf(read), { ...options, presented: presentedJson });
   }
 
   async findById(

@@ -71,6 +71,18 @@ export interface PageResult<T> {
   listState?: ListState;
 }
 
+/**
+ * A page whose items are their final representations as JSON text where the store could write them
+ * (ResourceTable.listPresented), the others records for the caller to present.
+ */
+export interface PresentedPageResult<T> extends Omit<PageResult<T>, 'items'> {
+  items: Array<string | T>;
+  /** The last item's keyset position (the next page's cursor starts after it). */
+  last?: { changeSeq: string; id: string };
+  /** The latest `modified_at` of the items. */
+  newest?: Date;
+}
+
 /** A user's list version and the currency settings lists are presented with (see UserStore.listState). */
 export interface ListState {
   version: string;

@@ -30,6 +30,7 @@ import type { EntryBody } from './entry-body.schema';
 import { entryListQuery } from './entry-queries.schema';
 import { isUnfiltered, readEntryFilters } from '../../http/entry-filters';
 import { entryPresenterFor } from './entry-presenter-for';
+import { presentedPageBody } from './presented-page-body';
 import { canonicalEntryState, readTransferIntent } from './entry-state';
 import { manageEntries } from './manage-entries.use-case';
 import { manageRequestReader, manageSubmission } from './manage-entries.schema';
@@ -83,14 +84,21 @@ export function entriesHandlers(deps: ApiDependencies) {
       // in the page's own statement.
       params.totalSql = ledger.accounts.liveEntriesTotalSql;
     }
-    const result = await entriesTable.list(read, params, [...buildEntryFilters(filters), ...seriesFilter]);
+    // Postgres writes the page's entries as their final JSON where it can (entry-presented-json.ts): those are
+    // joined into the body as they come; only the others are presented here.
+    const result = await entriesTable.listPresented(read, params, [
+      ...buildEntryFilters(filters),
+      ...seriesFilter,
+    ]);
     const listState = knownState ?? result.listState!;
     const version = versionOf(listState);
-    const prepared = api.respond.sendList(req, res, {
+    const prepared = api.respond.sendListText(req, res, {
       schema: 'entries',
       params,
       result,
-      present: await presenterFor(read, result.items, listState.settings),
+      body: await presentedPageBody(presenterFor, read, result.items, listState.settings),
+      last: result.last,
+      newest: result.newest,
     });
     storedPages.set(storedKey, pageAsSent(res, version, prepared));
   };
