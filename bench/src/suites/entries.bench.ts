@@ -1,6 +1,6 @@
 import type { BenchContext } from '../bench-context';
 import type { BenchSuite } from '../bench-suite';
-import { dataSize, type Measurement } from '../measure';
+import { dataSize, defaultSeconds, measure, type Measurement } from '../measure';
 import { PostgresCpu } from '../postgres-cpu';
 import { cpuMillisOf } from '../service-process';
 import { LedgerSeed, seedLedger } from './entries-seed';
@@ -104,8 +104,44 @@ export const entriesSuite: BenchSuite = {
         `${large.toFixed(2)} / ${small.toFixed(2)} ms (x${(large / small).toFixed(2)}; target <= x1.2)`,
       );
     }
+    await noteInterleavedSince(context, atScale.request, atSmall.request, scale);
   },
 };
+
+/**
+ * The same two since-syncs again in short alternating windows (large, small, small, large…), each pair's ratio
+ * of mean latencies kept: a change of the machine's load between the two back-to-back rows above reads as a
+ * change of the ratio, while within one pair both sizes see nearly the same load. The median of the pairs is
+ * the figure to judge.
+ */
+async function noteInterleavedSince(
+  context: BenchContext,
+  large: SinceRequest,
+  small: SinceRequest,
+  scale: string,
+): Promise<void> {
+  const pairs = Number(process.env.BENCH_PAIRS ?? (context.quick ? 2 : 5));
+  const seconds = defaultSeconds() / 2;
+  for (const connections of [1, CONNECTIONS]) {
+    const ratios: number[] = [];
+    for (let pair = 0; pair < pairs; pair += 1) {
+      const order = pair % 2 === 0 ? [large, small] : [small, large];
+      const means = new Map<SinceRequest, number>();
+      for (const request of order) {
+        const row = await measure({ ...request, name: 'since interleaved', connections, seconds });
+        if (row.errors > 0) throw new Error(`since-sync interleaved: ${row.errors} failed requests`);
+        means.set(request, meanLatencyMs(row));
+      }
+      ratios.push(means.get(large)! / means.get(small)!);
+    }
+    ratios.sort((a, b) => a - b);
+    const median = ratios[Math.floor(ratios.length / 2)];
+    context.note(
+      `since-sync of 100 changes, mean latency ${scale} / ${SMALL_SIZE / 1000}k, ${connections} conn, ${pairs} interleaved pairs`,
+      `x${median.toFixed(2)} median (x${ratios[0].toFixed(2)}-x${ratios[ratios.length - 1].toFixed(2)}; target <= x1.2)`,
+    );
+  }
+}
 
 export function entryBody(seed: LedgerSeed, index: number, desc?: string) {
   return {
@@ -123,12 +159,14 @@ function meanLatencyMs(row: Measurement): number {
   return row.meanMs ?? (row.connections * 1000) / row.requestsPerSecond;
 }
 
+type SinceRequest = { url: string; headers: Record<string, string> };
+
 /** A watermark, then exactly 100 changes, then that `since` asked again and again by one client. */
 async function measureSince(
   context: BenchContext,
   seed: LedgerSeed,
   label: string,
-): Promise<{ single: Measurement; loaded: Measurement }> {
+): Promise<{ single: Measurement; loaded: Measurement; request: SinceRequest }> {
   const api = context.apiUrl;
   const headers = { authorization: seed.auth };
   const first = await fetch(`${api}/entries?per_page=10`, { headers });
@@ -154,5 +192,5 @@ async function measureSince(
     name: `GET /entries?since= 100 changes (${label})`,
     connections: CONNECTIONS,
   });
-  return { single, loaded };
+  return { single, loaded, request };
 }

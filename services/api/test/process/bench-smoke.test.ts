@@ -34,6 +34,7 @@ const ROWS = [
 const NOTES = [
   'GET /me / bare throughput',
   'since-sync of 100 changes, mean latency, 16 conn',
+  '16 conn, 1 interleaved pairs',
   'GET /entries page of 200 (1k entries) cold: server CPU per request',
   'GET /entries page of 200 (1k entries) unchanged data: server CPU per request',
   'vs pgbench -N',
