@@ -3,6 +3,7 @@ import { type Actor, type PlainEntriesCreated, plainEntriesInsert } from '@pfs/r
 import type { LedgerDeps } from '../../ledger-deps';
 import type { EntryDraft } from './entry-draft';
 import { EntryDrafts } from './entry-drafts';
+import type { KnownReferences } from './known-references';
 import type { PlainEntryQueue } from './plain-entry-queue';
 
 /**
@@ -12,17 +13,18 @@ import type { PlainEntryQueue } from './plain-entry-queue';
  * and its commit, writes the entries, their revisions and the balances, re-checking the references under the
  * lock (plainEntriesInsert). Why: the lock serialises a user's writes, so what it is held for bounds a user's
  * writes per second; and each round trip costs the API a socket write. With a `queue`, the user's requests
- * that arrive while one of theirs is being written go together in the next change (PlainEntryQueue). Answers
- * `undefined` when a reference changed between the checks and the write: nothing was written, the caller
- * takes the ordinary path.
+ * that arrive while one of theirs is being written go together in the next change (PlainEntryQueue). With
+ * `known`, the references the user's earlier writes found live are not read again (KnownReferences). Answers
+ * `undefined` when a reference changed between the checks and the write: nothing was written, the user's
+ * known references are forgotten, the caller takes the ordinary path.
  */
 export async function createPlainEntries(
   deps: LedgerDeps,
   actor: Actor,
   drafts: EntryDraft[],
-  options: { fieldsByIndex: boolean; queue?: PlainEntryQueue },
+  options: { fieldsByIndex: boolean; queue?: PlainEntryQueue; known?: KnownReferences },
 ): Promise<PlainEntriesCreated | undefined> {
-  const checks = new EntryDrafts(deps, deps.store.read(actor));
+  const checks = new EntryDrafts(deps, deps.store.read(actor), options.known?.of(actor.userId));
   const items = drafts.map((draft, index) => ({ draft, prefix: options.fieldsByIndex ? `${index}.` : '' }));
   await checks.loadAccounts(drafts.map((draft) => draft.account));
   const errors = await checks.checkReferences(items);
@@ -31,6 +33,9 @@ export async function createPlainEntries(
     snapshot: checks.toSnapshot(draft, prefix),
     accountCurrency: checks.account(draft.account).currency,
   }));
-  if (options.queue) return options.queue.write(actor, writes);
-  return deps.store.changeInOneTrip(actor, plainEntriesInsert(actor, writes));
+  const written = options.queue
+    ? await options.queue.write(actor, writes)
+    : await deps.store.changeInOneTrip(actor, plainEntriesInsert(actor, writes));
+  if (!written) options.known?.forget(actor.userId);
+  return written;
 }

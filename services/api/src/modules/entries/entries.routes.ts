@@ -24,6 +24,7 @@ import { createRepeatingEntry } from '../repeats/repeat-series.use-case';
 import { createEntries } from './create-entries.use-case';
 import { createPlainEntries } from './create-plain-entries.use-case';
 import { PlainEntryQueue } from './plain-entry-queue';
+import { KnownReferences } from './known-references';
 import { type EntryCreation, isPlainCreation, readEntryCreation } from './entry-creation';
 import { presentEntry } from './entries.presenter';
 import type { EntryBody } from './entry-body.schema';
@@ -49,6 +50,7 @@ export function entriesHandlers(deps: ApiDependencies) {
   const presenterFor = entryPresenterFor(deps);
   const storedPages = new StoredPages();
   const plainEntries = new PlainEntryQueue(deps.store);
+  const knownReferences = new KnownReferences();
 
   const list: ApiHandler = async (ctx, req, res) => {
     const userId = ctx.userId;
@@ -130,6 +132,7 @@ export function entriesHandlers(deps: ApiDependencies) {
         const written = await createPlainEntries(ledger, ctx, creation.drafts, {
           fieldsByIndex: creation.isBatch,
           queue: plainEntries,
+          known: knownReferences,
         });
         if (written) {
           const present = await presenterFor(deps.store.read(ctx), written.entries, written.settings);

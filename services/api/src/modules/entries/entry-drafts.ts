@@ -1,38 +1,55 @@
 import { FieldError, inputError } from '@pfs/errors';
 import { applyRate, Decimal, findCrossRate, formatAmount, roundToCurrency } from '@pfs/money';
-import type { Account, EntrySnapshot, UserRead } from '@pfs/resource-store';
+import type { EntrySnapshot, UserRead } from '@pfs/resource-store';
 import type { EntryDraft } from './entry-draft';
+import type { AccountCurrency, UserReferences } from './known-references';
 import type { LedgerDeps } from '../../ledger-deps';
 
 /**
  * What a write of entries knows before it writes: the user's accounts the drafts name, the field errors of
  * their references, and each draft's stored state. Reads through `read`: a change (EntryWriter), or the pool
- * for the checks made before a one-trip change (create-plain-entries.ts).
+ * for the checks made before a one-trip change (create-plain-entries.ts), which alone passes `known`: the
+ * references found live by the user's earlier writes, taken as live without a read (the one-trip statement
+ * checks them again under the lock; known-references.ts), and given what this one's reads find.
  */
 export class EntryDrafts {
-  private readonly accounts = new Map<string, Account>();
+  private readonly accounts = new Map<string, AccountCurrency>();
 
   constructor(
     protected readonly deps: LedgerDeps,
     private readonly read: UserRead,
+    private readonly known?: UserReferences,
   ) {}
 
   /** Reads and caches the user's accounts the drafts name; unknown ones become field errors later. */
   async loadAccounts(ids: string[]): Promise<void> {
-    const missing = [...new Set(ids)].filter((id) => !this.accounts.has(id));
-    for (const account of await this.deps.accounts.table.findByIds(this.read, missing)) {
-      this.accounts.set(account.id, account);
+    const unknown: string[] = [];
+    for (const id of new Set(ids)) {
+      if (this.accounts.has(id)) continue;
+      const known = this.known?.accounts.get(id);
+      if (known) this.accounts.set(id, known);
+      else unknown.push(id);
     }
+    const found = await this.deps.accounts.table.findByIds(this.read, unknown);
+    for (const account of found) this.accounts.set(account.id, account);
+    this.known?.rememberAccounts(found);
   }
 
   /** Checks that categories, tags and images exist for this user; returns field errors. */
   async checkReferences(drafts: Array<{ draft: EntryDraft; prefix: string }>): Promise<FieldError[]> {
     const categoryIds = drafts.flatMap(({ draft }) => (draft.category ? [draft.category] : []));
     const tagIds = drafts.flatMap(({ draft }) => draft.tags);
-    const categories = new Set(await this.deps.entries.findLiveCategoryIds(this.read, categoryIds));
-    const tags = new Set(await this.deps.entries.findLiveTagIds(this.read, tagIds));
+    const { entries } = this.deps;
+    const categories = await this.liveIds(categoryIds, this.known?.categories, (ids) =>
+      entries.findLiveCategoryIds(this.read, ids),
+    );
+    const tags = await this.liveIds(tagIds, this.known?.tags, (ids) =>
+      entries.findLiveTagIds(this.read, ids),
+    );
     const imageIds = drafts.flatMap(({ draft }) => draft.images);
-    const images = new Set(await this.deps.entries.findLiveImageIds(this.read, imageIds));
+    const images = await this.liveIds(imageIds, this.known?.images, (ids) =>
+      entries.findLiveImageIds(this.read, ids),
+    );
     const errors: FieldError[] = [];
     for (const { draft, prefix } of drafts) {
       if (!this.accounts.has(draft.account))
@@ -58,7 +75,19 @@ export class EntryDrafts {
     return errors;
   }
 
-  account(id: string): Account {
+  /** The live ones among `ids`: those `known` holds, and those a read finds among the rest (then known too). */
+  private async liveIds(
+    ids: string[],
+    known: Set<string> | undefined,
+    find: (ids: string[]) => Promise<string[]>,
+  ): Promise<Set<string>> {
+    const unknown = known ? ids.filter((id) => !known.has(id)) : ids;
+    const found = await find(unknown);
+    if (known) this.known!.remember(known, found);
+    return known ? new Set([...ids.filter((id) => known.has(id)), ...found]) : new Set(found);
+  }
+
+  account(id: string): AccountCurrency {
     const account = this.accounts.get(id);
     if (!account) throw inputError([{ field: 'account', error: 'must be one of your accounts' }]);
     return account;

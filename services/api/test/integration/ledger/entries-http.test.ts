@@ -127,6 +127,32 @@ describe('POST /entries', () => {
     expect(listed.map((item) => item.id).sort()).toEqual(idsOf(created.body));
   });
 
+  it('when the category and tag an earlier POST used are deleted, then the next POST naming them answers 400 naming each field and writes nothing', async () => {
+    // The first POST leaves them known as live to the process (KnownReferences); the one-trip statement's own
+    // check under the lock finds them gone, and the ordinary path names the fields.
+    const tag = await createTag(api.app, user, { name: 'Lunch', type: 'expense' });
+    await request(api.app)
+      .post('/entries')
+      .set('Authorization', user.auth)
+      .send(entry({ tags: [tag] }))
+      .expect(201);
+    await request(api.app).delete(`/categories/${food}`).set('Authorization', user.auth).expect(204);
+    await request(api.app).delete(`/tags/${tag}`).set('Authorization', user.auth).expect(204);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await request(api.app)
+        .post('/entries')
+        .set('Authorization', user.auth)
+        .send(entry({ tags: [tag] }))
+        .expect(400);
+      expect(answer.body.fields).toEqual([
+        { field: 'category', error: 'must be one of your categories' },
+        { field: 'tags.0', error: 'must be one of your tags' },
+      ]);
+    }
+    expect((await get('/entries').expect(200)).body).toHaveLength(1);
+    expect(await balanceOf(api.app, user, account)).toBe(-12.5);
+  });
+
   it('when a POST is retried with the same Idempotency-Key, then the first result comes back and nothing is created twice', async () => {
     const send = (body: object) =>
       request(api.app)

@@ -3,6 +3,7 @@ import { accountsTable, entriesTable, plainEntriesInsert } from '@pfs/resource-s
 import { createPlainEntries } from '../../../src/modules/entries/create-plain-entries.use-case';
 import type { EntryBody } from '../../../src/modules/entries/entry-body.schema';
 import { type EntryDraft, entryDraftOf } from '../../../src/modules/entries/entry-draft';
+import { KnownReferences } from '../../../src/modules/entries/known-references';
 import {
   createLedgerUser,
   insertCategory,
@@ -94,6 +95,62 @@ describe('plain entries written as one one-trip change (POST /entries without an
     );
     expect(deleted).toBeUndefined();
     expect(await ledgerOf(userId, account.id)).toEqual({ balance: '0', count: 0 });
+  });
+
+  it('with known references, then a later write does not read them again; when one went stale, then nothing is written, they are forgotten and the next write names the field', async () => {
+    const userId = await createLedgerUser(deps);
+    const account = await createAccount(deps, userId, { name: 'Cash', currency: { code: 'EUR' } });
+    const category = await insertCategory(deps, userId);
+    const known = new KnownReferences();
+    const write = (amount: number) =>
+      createPlainEntries(deps, { userId }, [draft({ amount, account: account.id, category })], {
+        fieldsByIndex: false,
+        known,
+      });
+    expect((await write(-1))?.entries).toHaveLength(1);
+    expect(known.of(userId).accounts.get(account.id)).toEqual({ id: account.id, currency: 'EUR' });
+    expect([...known.of(userId).categories]).toEqual([category]);
+    // Deleted behind the process's back: the checks before the change take it as live (no read), the
+    // statement's own check under the lock does not.
+    await deps.dataSource.query(`UPDATE categories SET deleted = true WHERE id = $1`, [category]);
+    expect(await write(-2)).toBeUndefined();
+    expect(known.of(userId).categories.size).toBe(0);
+    await expect(write(-3)).rejects.toMatchObject({
+      fields: [{ field: 'category', error: 'must be one of your categories' }],
+    });
+    expect(await ledgerOf(userId, account.id)).toEqual({ balance: '-1', count: 1 });
+    // An account whose currency changed: the amount converted to the known one is not written.
+    await createPlainEntries(deps, { userId }, [draft({ amount: -4, account: account.id })], {
+      fieldsByIndex: false,
+      known,
+    });
+    await deps.dataSource.query(`UPDATE accounts SET currency = 'USD' WHERE id = $1`, [account.id]);
+    expect(
+      await createPlainEntries(deps, { userId }, [draft({ amount: -5, account: account.id })], {
+        fieldsByIndex: false,
+        known,
+      }),
+    ).toBeUndefined();
+    expect(known.of(userId).accounts.size).toBe(0);
+    expect(await ledgerOf(userId, account.id)).toEqual({ balance: '-5', count: 2 });
+  });
+
+  it('known references are kept for at most so many users (least recently written out) and ids per kind', () => {
+    const known = new KnownReferences(2);
+    known.of('1').rememberAccounts([{ id: '10', currency: 'EUR' }]);
+    known.of('2').rememberAccounts([{ id: '20', currency: 'EUR' }]);
+    known.of('1');
+    known.of('3');
+    expect(known.of('1').accounts.has('10')).toBe(true);
+    expect(known.of('2').accounts.size).toBe(0);
+    const references = known.of('1');
+    references.remember(
+      references.tags,
+      Array.from({ length: 1_000 }, (_, n) => String(n)),
+    );
+    expect(references.tags.size).toBe(1_000);
+    references.remember(references.tags, ['1000']);
+    expect([...references.tags]).toEqual(['1000']);
   });
 
   it('when the statement fails, then the whole change rolls back (no claimed sequence) and the pool stays usable', async () => {
