@@ -1,8 +1,11 @@
+import { ensureDatabase } from '@pfs/resource-store';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Pool } from 'pg';
 import type { BenchContext } from '../bench-context';
 import { dataSize, Measurement, measurePool } from '../measure';
+import { PostgresCpu } from '../postgres-cpu';
 import { cpuMillisOf, startServiceProcess } from '../service-process';
 import {
   basicAuthorization,
@@ -25,7 +28,7 @@ const SCOPE = 'user:r entries:rw';
 
 /** Where a side's token endpoint is and how the client authenticates there. */
 interface TokenEndpoint {
-  /** The row's name ends with it: PFS's rows are named after the peer they are measured beside. */
+  /** Who answers there (each round is named after it; the recorded rows are named by `measureTokenGrants`). */
   label: string;
   url: string;
   authorization: string;
@@ -42,29 +45,37 @@ interface Side {
   endpoint: TokenEndpoint;
   /** The server's process, whose CPU time each round reads. */
   pid: number;
+  /** Where its Postgres backends are found (a pool on its database, its `application_name`), if it uses Postgres. */
+  postgres?: { pool: Pool; application: string };
 }
 
-/** A side's rounds of one grant, summed: requests, wall time, CPU time of its server process, latencies. */
+/**
+ * A side's rounds of one grant, summed: requests, wall time, CPU time of its server process and of its Postgres
+ * backends, latencies.
+ */
 class Tally {
   readonly rounds: Measurement[] = [];
   seconds = 0;
   cpuMillis = 0;
+  postgresCpuMillis = 0;
 
-  add(round: Measurement, cpuMillis: number) {
+  add(round: Measurement, cpuMillis: number, postgresCpuMillis: number) {
     this.rounds.push(round);
     if (round.requestsPerSecond > 0) this.seconds += round.requests / round.requestsPerSecond;
     this.cpuMillis += cpuMillis;
+    this.postgresCpuMillis += postgresCpuMillis;
   }
 
   get requests() {
     return this.rounds.reduce((sum, round) => sum + round.requests, 0);
   }
 
-  /** All rounds as one row: requests over the rounds' summed time, mean p50, worst p99. */
-  total(): Measurement {
+  /** All rounds as one row named `name`: requests over the rounds' summed time, mean p50, worst p99. */
+  total(name: string): Measurement {
     const { rounds, requests } = this;
     return {
       ...rounds[0],
+      name,
       requestsPerSecond: this.seconds ? requests / this.seconds : 0,
       p50Ms: rounds.reduce((sum, round) => sum + round.p50Ms, 0) / rounds.length,
       p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
@@ -76,6 +87,10 @@ class Tally {
   cpuMicrosPerGrant() {
     return this.requests ? (this.cpuMillis * 1000) / this.requests : 0;
   }
+
+  postgresCpuMicrosPerGrant() {
+    return this.requests ? (this.postgresCpuMillis * 1000) / this.requests : 0;
+  }
 }
 
 /** Sends each body once to the side's token endpoint, counting the CPU time its process spent meanwhile. */
@@ -86,9 +101,10 @@ async function round(
   tally: Tally,
   onBody?: (body: string) => void,
 ) {
+  const postgres = side.postgres && (await PostgresCpu.begin(side.postgres.pool, side.postgres.application));
   const before = cpuMillisOf(side.pid);
   const measurement = await measurePool({
-    name: `POST /oauth2/token ${grant} vs ${side.endpoint.label}`,
+    name: `POST /oauth2/token ${grant} (${side.endpoint.label})`,
     url: side.endpoint.url,
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
@@ -98,7 +114,8 @@ async function round(
     connections: CONNECTIONS,
     onBody: onBody && ((status, body) => status === 200 && onBody(body)),
   });
-  tally.add(measurement, cpuMillisOf(side.pid) - before);
+  const cpuMillis = cpuMillisOf(side.pid) - before;
+  tally.add(measurement, cpuMillis, postgres ? await postgres.spentSince() : 0);
 }
 
 /** `items` in `count` slices of nearly equal size. */
@@ -133,11 +150,79 @@ async function runRounds(sides: Side[], codes: PendingCode[][]) {
   return { exchanges, refreshes };
 }
 
+/** A peer: oidc-provider on one store, its process, and its side of the comparison. */
+interface Peer {
+  store: 'Redis' | 'Postgres';
+  /** Its base URL (codes are minted at `/bench/codes`). */
+  url: string;
+  side: Side;
+  stop(): Promise<void>;
+}
+
+/** Starts oidc-provider on `store` with the bench client; on Postgres, in its own database `<bench db>_oidc`. */
+async function startPeer(
+  context: BenchContext,
+  store: Peer['store'],
+  client: { id: string; secret: string },
+  version: string,
+): Promise<Peer> {
+  const common = {
+    OIDC_CLIENT_ID: client.id,
+    OIDC_CLIENT_SECRET: client.secret,
+    OIDC_REDIRECT_URI: BENCH_REDIRECT_URI,
+    OIDC_SCOPE: SCOPE,
+  };
+  const entry = join(repoRoot, 'bench/dist/servers/oidc-provider-server.js');
+  const endpoint = (url: string): TokenEndpoint => ({
+    label: `oidc-provider ${version}/${store}`,
+    url: `${url}/token`,
+    authorization: basicAuthorization(client.id, client.secret),
+  });
+  if (store === 'Redis') {
+    const peer = await startServiceProcess(entry, {
+      ...common,
+      REDIS_URL: context.env.REDIS_URL,
+      OIDC_REDIS_KEY_PREFIX: `${context.env.REDIS_KEY_PREFIX}oidc-provider:`,
+    });
+    return {
+      store,
+      url: peer.url,
+      side: { endpoint: endpoint(peer.url), pid: peer.child.pid! },
+      stop: () => peer.stop(),
+    };
+  }
+  const url = new URL(context.env.DATABASE_URL);
+  url.pathname = `${url.pathname}_oidc`;
+  await ensureDatabase(url.toString());
+  const peer = await startServiceProcess(entry, {
+    ...common,
+    OIDC_ADAPTER: 'postgres',
+    DATABASE_URL: url.toString(),
+  });
+  // Only to find the peer's backends in pg_stat_activity (their CPU is read from /proc).
+  const pool = new Pool({ connectionString: url.toString(), max: 1, application_name: 'pfs-bench' });
+  return {
+    store,
+    url: peer.url,
+    side: {
+      endpoint: endpoint(peer.url),
+      pid: peer.child.pid!,
+      postgres: { pool, application: 'oidc-provider' },
+    },
+    async stop() {
+      await pool.end();
+      await peer.stop();
+    },
+  };
+}
+
 /**
- * Token grants per second on one PFS auth process beside panva's oidc-provider on Redis, each in its own
- * process, in the same run: a pool of codes is issued on each side before the timed window (PFS's through its
- * consent form, the peer's through its own models), each code is exchanged once (PKCE S256, client_secret_basic),
- * and the refresh tokens those exchanges issued are each used once. Rows: PFS, with the peer as its ceiling.
+ * Token grants per second on one PFS auth process beside panva's oidc-provider twice, on Redis and on Postgres,
+ * each in its own process, in the same run: a pool of codes is issued on each side before the timed window (PFS's
+ * through its consent form, the peers' through their own models), each code is exchanged once (PKCE S256,
+ * client_secret_basic), and the refresh tokens those exchanges issued are each used once. Rows: PFS, once with
+ * each peer as its ceiling; notes: grants/s ratios and CPU per grant of each process and, for the sides on
+ * Postgres, of their Postgres backends.
  */
 export async function measureTokenGrants(context: BenchContext): Promise<void> {
   const poolSize = Number(process.env.BENCH_TOKEN_POOL ?? dataSize(context.quick, 4000, 300));
@@ -162,55 +247,57 @@ export async function measureTokenGrants(context: BenchContext): Promise<void> {
     undefined,
     profile,
   );
-  const clientId = 'bench-oidc-client';
-  const clientSecret = randomBytes(24).toString('base64url');
-  const peer = await startServiceProcess(join(repoRoot, 'bench/dist/servers/oidc-provider-server.js'), {
-    REDIS_URL: context.env.REDIS_URL,
-    OIDC_REDIS_KEY_PREFIX: `${context.env.REDIS_KEY_PREFIX}oidc-provider:`,
-    OIDC_CLIENT_ID: clientId,
-    OIDC_CLIENT_SECRET: clientSecret,
-    OIDC_REDIRECT_URI: BENCH_REDIRECT_URI,
-    OIDC_SCOPE: SCOPE,
-  });
+  const version = oidcProviderVersion();
+  const client = { id: 'bench-oidc-client', secret: randomBytes(24).toString('base64url') };
+  const peers: Peer[] = [];
   try {
+    for (const store of ['Redis', 'Postgres'] as const)
+      peers.push(await startPeer(context, store, client, version));
     const app = await registerPfsApp(auth.url, SCOPE);
-    const version = oidcProviderVersion();
-    const pfs: TokenEndpoint = {
-      label: 'oidc-provider',
-      url: `${auth.url}/oauth2/token`,
-      authorization: basicAuthorization(app.clientId, app.clientSecret),
+    const pfs: Side = {
+      endpoint: {
+        label: 'PFS',
+        url: `${auth.url}/oauth2/token`,
+        authorization: basicAuthorization(app.clientId, app.clientSecret),
+      },
+      pid: auth.child.pid!,
+      postgres: { pool: context.pg, application: 'pfs-auth' },
     };
-    const other: TokenEndpoint = {
-      label: `oidc-provider ${version}`,
-      url: `${peer.url}/token`,
-      authorization: basicAuthorization(clientId, clientSecret),
-    };
-    const codes = [
-      await mintPfsCodes(auth.url, app, poolSize),
-      await mintOidcProviderCodes(peer.url, poolSize),
-    ];
-    const sides = [
-      { endpoint: pfs, pid: auth.child.pid! },
-      { endpoint: other, pid: peer.child.pid! },
-    ];
-    const { exchanges, refreshes } = await runRounds(sides, codes);
-    for (const [grant, [mine, theirs]] of [
+    const codes = [await mintPfsCodes(auth.url, app, poolSize)];
+    for (const peer of peers) codes.push(await mintOidcProviderCodes(peer.url, poolSize));
+    const { exchanges, refreshes } = await runRounds([pfs, ...peers.map((peer) => peer.side)], codes);
+    for (const [grant, [mine, ...theirs]] of [
       [EXCHANGE, exchanges],
       [REFRESH, refreshes],
     ] as const) {
-      const row = mine.total();
-      const peerRow = theirs.total();
-      context.record({ ...row, target: { kind: 'vsCeiling', min: 1 }, ceiling: peerRow });
-      const name = `token grants/s, ${grant} (${CONNECTIONS} conn): PFS vs oidc-provider ${version} on Redis`;
-      context.compare(name, row.requestsPerSecond, 'oidc-provider', peerRow.requestsPerSecond, 'grants/s');
-      const [pfsCpu, peerCpu] = [mine.cpuMicrosPerGrant(), theirs.cpuMicrosPerGrant()];
+      const cpu = (tally: Tally, store: string) => {
+        const postgres = tally.postgresCpuMicrosPerGrant();
+        return `${tally.cpuMicrosPerGrant().toFixed(0)} µs${store === 'Redis' ? '' : ` (+ its Postgres backends ${postgres.toFixed(0)} µs)`}`;
+      };
+      const cpuFigures = [`PFS ${cpu(mine, 'Postgres')}`];
+      for (const [index, peer] of peers.entries()) {
+        const row = mine.total(`POST /oauth2/token ${grant} vs oidc-provider/${peer.store}`);
+        const peerRow = theirs[index].total(`oidc-provider ${version} on ${peer.store}`);
+        context.record({ ...row, target: { kind: 'vsCeiling', min: 1 }, ceiling: peerRow });
+        context.compare(
+          `token grants/s, ${grant} (${CONNECTIONS} conn): PFS vs oidc-provider/${peer.store} (${version})`,
+          row.requestsPerSecond,
+          `oidc-provider/${peer.store}`,
+          peerRow.requestsPerSecond,
+          'grants/s',
+        );
+        const ratio = theirs[index].cpuMicrosPerGrant() / mine.cpuMicrosPerGrant();
+        cpuFigures.push(
+          `oidc-provider/${peer.store} ${cpu(theirs[index], peer.store)} (process ratio ${ratio.toFixed(2)})`,
+        );
+      }
       context.note(
-        `token grant server CPU per grant, ${grant} (the process only; Postgres and Redis not counted)`,
-        `PFS ${pfsCpu.toFixed(0)} µs vs oidc-provider ${peerCpu.toFixed(0)} µs = ${(peerCpu / pfsCpu).toFixed(2)}`,
+        `token grant server CPU per grant, ${grant} (each process; Postgres backends' beside it; Redis not counted)`,
+        cpuFigures.join(' vs '),
       );
     }
   } finally {
-    await peer.stop();
+    for (const peer of peers) await peer.stop();
     await auth.stop();
   }
 }
