@@ -63,3 +63,16 @@ export function entryPresentedJson(main: string): string {
   ].join(' || ');
   return `CASE WHEN ${plain} THEN ${json} END`;
 }
+
+/** The SQL texts of `entryPresentedJson` by the user id's parameter (`$1`, `$3`, …): built once each. */
+const byUserParameter = new Map<string, string>();
+
+/** `entryPresentedJson` in the user's main currency, the user given by its id's parameter. */
+export function entryPresentedJsonOf(userParameter: string): string {
+  let sql = byUserParameter.get(userParameter);
+  if (sql === undefined) {
+    sql = entryPresentedJson(`(SELECT u.currency FROM users u WHERE u.id = ${userParameter})`);
+    byUserParameter.set(userParameter, sql);
+  }
+  return sql;
+}

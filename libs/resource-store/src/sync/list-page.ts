@@ -51,9 +51,10 @@ export async function listPage<T>(
 /**
  * A page (as `listPage`) whose items are their final representations as JSON text where `presented` wrote them
  * (Postgres writes the text: the caller joins it into the body as it is), the others records to present. The
- * rows come as one text, a line each, in page order (the aggregate's own ORDER BY): a representation starts
- * with `{`, a row for `toRecord` is `jsonPage`'s JSON array. `last` is the last item's keyset position, for
- * the next cursor, when a next page exists; `newest` the latest `modified_at` of the items.
+ * rows come as one text, a line each: `<change_seq> <id> <modified_at as epoch ms> <item>`, where the item is
+ * a representation (`{…}`) or, for a row to present, `jsonPage`'s JSON array. The keys give the page's order
+ * (checked, as `listPage` checks it: no sort in the statement), the next cursor's position (`last`, when a next
+ * page exists) and the newest `modified_at` of the items.
  */
 export async function listPresentedPage<T>(
   source: DataSource | EntityManager,
@@ -61,18 +62,36 @@ export async function listPresentedPage<T>(
 ): Promise<PresentedPageResult<T>> {
   const { toRecord, jsonPage, request } = options;
   const { first, total } = await readPage(source, options);
-  const lines = first.__page === null ? [] : String(first.__page).split('\n');
-  const hasMore = lines.length > request.perPage;
-  if (hasMore) lines.length = request.perPage;
-  const last = hasMore ? String(first.__last_key).split(' ') : undefined;
+  const rows = inPageOrder(first.__page === null ? [] : String(first.__page).split('\n').map(keyedLine));
+  const hasMore = rows.length > request.perPage;
+  if (hasMore) rows.length = request.perPage;
+  const last = rows[rows.length - 1];
   return {
     ...pageMeta(first, total, request),
-    items: lines.map((line) =>
-      line[0] === '{' ? line : toRecord(jsonPage!.rowOf(JSON.parse(line) as unknown[])),
+    items: rows.map(({ item }) =>
+      item[0] === '{' ? item : toRecord(jsonPage!.rowOf(JSON.parse(item) as unknown[])),
     ),
     hasMore,
-    last: last && { changeSeq: last[0], id: last[1] },
-    newest: first.__newest === null ? undefined : new Date(Number(first.__newest)),
+    last: hasMore ? { changeSeq: last.change_seq, id: last.id } : undefined,
+    newest: rows.length ? new Date(Math.max(...rows.map((row) => row.modified))) : undefined,
+  };
+}
+
+/** The SQL of one line of a presented page (see `listPresentedPage`), over alias `t`. */
+function keyedLineSql(item: string): string {
+  return `t.change_seq::text || ' ' || t.id::text || ' ' || floor(extract(epoch FROM t.modified_at) * 1000)::text || ' ' || ${item}`;
+}
+
+/** A line of a presented page, its keys apart. */
+function keyedLine(line: string): { change_seq: string; id: string; modified: number; item: string } {
+  const idAt = line.indexOf(' ') + 1;
+  const modifiedAt = line.indexOf(' ', idAt) + 1;
+  const itemAt = line.indexOf(' ', modifiedAt) + 1;
+  return {
+    change_seq: line.slice(0, idAt - 1),
+    id: line.slice(idAt, modifiedAt - 1),
+    modified: Number(line.slice(modifiedAt, itemAt - 1)),
+    item: line.slice(itemAt),
   };
 }
 
@@ -99,7 +118,6 @@ async function readPage<T>(
   const withCount = totalSql !== undefined;
   const withState = request.withListState === true;
   const limits = `LIMIT ${params.add(request.perPage + 1)} OFFSET ${params.add(offset)}`;
-  const perPage = presented ? params.add(request.perPage) : '';
   const order = 'ORDER BY t.change_seq DESC, t.id DESC';
   const rows = await preparedQuery<RawRow>(
     source,
@@ -111,11 +129,9 @@ async function readPage<T>(
               ${withState ? `LEFT JOIN users u ON u.id = ${user}` : ''})
        ${
          presented && jsonPage
-           ? `SELECT meta.*, p.* FROM meta, LATERAL (
-                SELECT string_agg(coalesce(${presented(user)}, ${jsonPage.select}::text), E'\\n' ORDER BY t.__n) AS __page,
-                       min(t.change_seq::text || ' ' || t.id::text) FILTER (WHERE t.__n = ${perPage}) AS __last_key,
-                       floor(extract(epoch FROM max(t.modified_at) FILTER (WHERE t.__n <= ${perPage})) * 1000) AS __newest
-                FROM (SELECT t.*, row_number() OVER (${order}) AS __n FROM ${table} t WHERE ${pageWhere} ${order} ${limits}) t) p`
+           ? `SELECT meta.*, (SELECT string_agg(p.__line, E'\\n') FROM (
+                SELECT ${keyedLineSql(`coalesce(${presented(user)}, ${jsonPage.select}::text)`)} AS __line
+                FROM ${table} t WHERE ${pageWhere} ${order} ${limits}) p) AS __page FROM meta`
            : jsonPage
              ? `SELECT meta.*, (SELECT json_agg(p.__row) FROM (SELECT ${jsonPage.select} AS __row FROM ${table} t
                   WHERE ${pageWhere} ${order} ${limits}) p) AS __page FROM meta`
@@ -195,7 +211,7 @@ function pageOrder(a: RawRow, b: RawRow): number {
  * entries, issue 13): the nested loop over one `meta` row yields the page in its own ORDER BY in practice, but
  * SQL does not promise it, so the order is checked here (one pass) and sorted only if it ever differs.
  */
-function inPageOrder(rows: RawRow[]): RawRow[] {
+function inPageOrder<Row extends RawRow>(rows: Row[]): Row[] {
   for (let index = 1; index < rows.length; index += 1) {
     if (pageOrder(rows[index - 1], rows[index]) > 0) return rows.sort(pageOrder);
   }
