@@ -2,6 +2,7 @@ import {
   Env,
   corsShape,
   defineConfig,
+  envEnum,
   envInt,
   envOptionalString,
   envOptionalPort,
@@ -41,6 +42,11 @@ export const apiConfigShape = {
   /** Requests allowed per user and application in each window. */
   RATE_LIMIT_LIMIT: envInt(1000, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: envInt(60, 1, 86_400),
+  /**
+   * Token records and cached profiles held in the process, kept true by Redis client-side caching, and the
+   * rate limit counted in batches (docs/rate-limits.md): auto = on with one Redis server, off on a cluster.
+   */
+  GATE_LOCAL_CACHE: envEnum(['auto', 'on', 'off'], 'auto'),
   /** Secret signing Service-Modified values and pagination cursors (at least 16 characters). */
   SYNC_TOKEN_SECRET: envSecret(
     SYNC_TOKEN_SECRET_DEV_DEFAULT,
@@ -74,6 +80,17 @@ export function loadApiConfig(env: Env = process.env) {
 /** REQUIRE_HTTPS as set, else on in production. */
 export function isHttpsRequired(config: ApiConfig): boolean {
   return config.REQUIRE_HTTPS ?? config.NODE_ENV === 'production';
+}
+
+/** Whether the gate holds token records and profiles in the process (GATE_LOCAL_CACHE; never on a cluster). */
+export function isGateLocalCacheOn(config: ApiConfig): boolean {
+  const cluster = (config.REDIS_CLUSTER_NODES?.length ?? 0) > 0;
+  if (config.GATE_LOCAL_CACHE === 'on' && cluster) {
+    throw new Error(
+      'GATE_LOCAL_CACHE=on needs one Redis server: client-side caching is not used on a Redis Cluster',
+    );
+  }
+  return config.GATE_LOCAL_CACHE !== 'off' && !cluster;
 }
 
 /** TLS files when both are set; one without the other is a start-up error. */

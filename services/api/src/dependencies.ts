@@ -1,5 +1,10 @@
 import { warnAboutDevelopmentSecrets, webhookUrlPolicyOf } from '@pfs/config';
-import { WebhookSecretCipher, type WebhookUrlPolicy } from '@pfs/contracts';
+import {
+  accessTokenKey,
+  USER_PROFILE_KEY_PREFIX,
+  WebhookSecretCipher,
+  type WebhookUrlPolicy,
+} from '@pfs/contracts';
 import { serviceStoreStartup } from '@pfs/http';
 import {
   AccountDeletionQueue,
@@ -52,8 +57,10 @@ import {
 } from '@pfs/resource-store';
 import { createStorage, ObjectStorage } from '@pfs/storage';
 import type { DataSource } from 'typeorm';
-import { ApiConfig, apiConfigShape } from './config';
-import { RequestGate } from './middleware/request-gate';
+import { ApiConfig, apiConfigShape, isGateLocalCacheOn } from './config';
+import { GateLocal, LOCAL_MAX_AGE_MS, LOCAL_MAX_ENTRIES, RequestGate } from './middleware/request-gate';
+import { RateLimitBatcher } from './middleware/rate-limit-batcher';
+import { TrackedKeys } from './middleware/tracked-keys';
 import { UserProfileCache } from './modules/me/user-profile-cache';
 import { RateBook } from './modules/currencies/rate-book';
 import { RedisWritePositions } from './write-positions';
@@ -158,6 +165,27 @@ export function apiRepositories(
   };
 }
 
+/** The gate's tracked token records and profiles and its batched rate limit (GATE_LOCAL_CACHE). */
+async function startGateLocal(config: ApiConfig, redis: Redis, logger: Logger): Promise<GateLocal> {
+  const keys = new TrackedKeys(redis, {
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    prefixes: [accessTokenKey(''), USER_PROFILE_KEY_PREFIX],
+    maxEntries: LOCAL_MAX_ENTRIES,
+    maxAgeMs: LOCAL_MAX_AGE_MS,
+    onStateChange: (enabled, error) =>
+      enabled
+        ? logger.info('gate: Redis client-side caching on')
+        : logger.warn({ err: error }, 'gate: Redis client-side caching off until its connections are back'),
+  });
+  await keys.start();
+  const limits = new RateLimitBatcher(
+    redis,
+    config.RATE_LIMIT_LIMIT,
+    config.RATE_LIMIT_WINDOW_SECONDS * 1000,
+  );
+  return { keys, limits };
+}
+
 /** Connects to Postgres and Redis (failing fast with the reason), migrates the resource schema, wires repositories. */
 export async function createApiDependencies(config: ApiConfig, logger: Logger): Promise<ApiDependencies> {
   warnAboutDevelopmentSecrets(apiConfigShape, config, (message) => logger.warn(message));
@@ -200,6 +228,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   const accountDeletions = openAccountDeletionQueue(config);
   const importQueue = openImportJobQueue(config);
   const profileCache = new UserProfileCache(redis);
+  const gateLocal = isGateLocalCacheOn(config) ? await startGateLocal(config, redis, logger) : undefined;
   const routing = new ReadRouting(dataSource, replica, {
     waitMs: config.DATABASE_REPLICA_WAIT_MS,
     positions: new RedisWritePositions(redis),
@@ -221,11 +250,15 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     users: repos.users,
     rates,
     resourceApi: new ResourceApi({ baseUrl: config.BASE_URL, syncSecret: config.SYNC_TOKEN_SECRET, redis }),
-    gate: new RequestGate(redis, {
-      keyPrefix: config.REDIS_KEY_PREFIX,
-      limit: config.RATE_LIMIT_LIMIT,
-      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-    }),
+    gate: new RequestGate(
+      redis,
+      {
+        keyPrefix: config.REDIS_KEY_PREFIX,
+        limit: config.RATE_LIMIT_LIMIT,
+        windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+      },
+      gateLocal,
+    ),
     profileCache,
     exportQueue,
     accountDeletions,
@@ -239,6 +272,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       await webhookQueue.close();
       await accountDeletions.close();
       await importQueue.close();
+      await gateLocal?.keys.close();
       await closeRedis(redis);
       if (replica?.isInitialized) await replica.destroy();
       if (dataSource.isInitialized) await dataSource.destroy();

@@ -97,3 +97,39 @@ if KEYS[3] then
 end
 return { allowed, used, math.ceil(wait), profile, generation }
 `;
+
+/**
+ * A batch of requests of one subject (rate-limit-batcher.ts): KEYS[1] and KEYS[2] the current and previous
+ * buckets. First counts the `counted` requests this process already admitted from its own counts (they were
+ * served: counted whatever the total), then admits as many of the `asked` waiting requests as the window
+ * still allows, in one INCRBY. ARGV: now, window ms, limit, asked, counted.
+ * Returns the number admitted, the count before them, the wait (ms) when some were refused, and the buckets'
+ * counts as this batch leaves them (the process decides from them until its next batch is answered).
+ */
+export const BATCH_LIMIT = `
+local curKey = KEYS[1]
+local prevKey = KEYS[2]
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local asked = tonumber(ARGV[4])
+local counted = tonumber(ARGV[5])
+local current = tonumber(redis.call('GET', curKey) or '0')
+local previous = tonumber(redis.call('GET', prevKey) or '0')
+if counted > 0 then current = redis.call('INCRBY', curKey, counted) end
+local weight = 1 - (now % window) / window
+local used = math.floor(previous * weight) + current
+local admitted = math.max(0, math.min(asked, limit - used))
+if admitted > 0 then current = redis.call('INCRBY', curKey, admitted) end
+if redis.call('PTTL', curKey) == -1 then redis.call('PEXPIRE', curKey, window * 2) end
+local wait = 0
+if admitted < asked then
+  local offset = now % window
+  if current < limit and previous > 0 then
+    wait = math.max(0, window * (1 - (limit - current) / previous) - offset)
+  else
+    wait = (window - offset) + window * (1 - limit / math.max(current, limit))
+  end
+end
+return { admitted, used, math.ceil(wait), current, previous }
+`;

@@ -10,6 +10,8 @@ import {
 import { isCluster, type Redis } from '@pfs/redis';
 import type { ProfileMiss } from '../modules/me/user-profile-cache';
 import { CLUSTER_GATE, SINGLE_SERVER_GATE } from './gate-scripts';
+import type { LimitAnswer, RateLimitBatcher } from './rate-limit-batcher';
+import type { TrackedKeys } from './tracked-keys';
 
 /**
  * Authentication and rate limiting in one Redis round trip (two on a Redis Cluster): the token's
@@ -18,7 +20,23 @@ import { CLUSTER_GATE, SINGLE_SERVER_GATE } from './gate-scripts';
  * user's cached `/me` representation, or on a miss that user's write generation (UserProfileCache): the
  * profile key comes from the record's own `sub`, never from the request, so a token reads only its own
  * user's profile.
+ *
+ * With `local` (GATE_LOCAL_CACHE, one Redis server), token records and cached profiles are held in the
+ * process, kept true by Redis's invalidations (TrackedKeys), and the request's count goes to Redis with the
+ * other requests of its subject that came together (RateLimitBatcher): one script call per subject and
+ * batch instead of one per request, and no record or profile in its reply. While tracking is down it falls
+ * back to the one-trip script.
  */
+export interface GateLocal {
+  keys: TrackedKeys;
+  limits: RateLimitBatcher;
+}
+
+/** How long a held token record or profile may be used at most, even without an invalidation. */
+export const LOCAL_MAX_AGE_MS = 5 * 60_000;
+/** How many token records and profile keys are held at most (about 1 KB each). */
+export const LOCAL_MAX_ENTRIES = 20_000;
+
 export interface GateOptions {
   /** REDIS_KEY_PREFIX: the script builds its own keys under it. */
   keyPrefix: string;
@@ -68,10 +86,24 @@ function subjectOf(raw: string | null): { userId: string; app: string } | undefi
   }
 }
 
+/** A valid record is held until its own `exp`; an unknown token is not held (see TrackedKeys.read). */
+function untilRecordExpires([value]: (string | null)[]): number | undefined {
+  const record = parseAccessTokenRecord(value);
+  return record ? (record.exp ?? Number.POSITIVE_INFINITY) * 1000 : undefined;
+}
+
+/** The user's cached `/me` (hit) or the generation to fill with (miss), from its two keys' values. */
+function profileOf([cached, generation]: (string | null)[]): GateResult['profile'] {
+  return typeof cached === 'string' ? { cached } : { generation: generation ?? '0' };
+}
+
 export class RequestGate {
+  private readonly parsedRecords = new Map<string, AccessTokenRecord>();
+
   constructor(
     private readonly redis: Redis,
     readonly options: GateOptions,
+    readonly local?: GateLocal,
   ) {
     if (!('pfsGate' in redis)) {
       redis.defineCommand('pfsGate', { numberOfKeys: 1, lua: SINGLE_SERVER_GATE });
@@ -89,6 +121,8 @@ export class RequestGate {
   /** Authenticates `token` (may be undefined) and counts the request unless `options.count` is false. */
   async check(token: string | undefined, clientIp: string, options: GateCheckOptions): Promise<GateResult> {
     const key = accessTokenKey(token ? hashToken(token) : 'none');
+    if (this.local?.keys.enabled)
+      return this.checkLocally(this.local, token ? key : undefined, clientIp, options);
     const now = Date.now();
     const reply = isCluster(this.redis)
       ? await this.checkOnCluster(token ? key : undefined, clientIp, now, options)
@@ -120,6 +154,65 @@ export class RequestGate {
       remaining: Math.max(0, this.options.limit - used),
       retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
       bucketKey,
+    };
+  }
+
+  private async checkLocally(
+    local: GateLocal,
+    key: string | undefined,
+    clientIp: string,
+    options: GateCheckOptions,
+  ): Promise<GateResult> {
+    // Held values and a local decision are used as they are, without a turn of the event loop.
+    const [raw] = key
+      ? (local.keys.peek([key]) ?? (await local.keys.read([key], untilRecordExpires)))
+      : [null];
+    let record = this.recordOf(raw);
+    // The subject is the record's even when expired, as the one-trip script derives it.
+    const base = record ? `rl:{${record.sub}}:${record.client_id ?? 'personal'}:` : `rl:{ip:${clientIp}}:`;
+    if (record?.exp !== undefined && record.exp * 1000 <= Date.now()) record = undefined;
+    const counted = local.limits.count(base, options.count);
+    const profileKeys =
+      record && options.profile
+        ? [userProfileKey(record.sub), userProfileGenerationKey(record.sub)]
+        : undefined;
+    const heldProfile = profileKeys && local.keys.peek(profileKeys);
+    const [limit, profile] =
+      !(counted instanceof Promise) && (!profileKeys || heldProfile)
+        ? [counted, heldProfile]
+        : await Promise.all([counted, heldProfile ?? (profileKeys && local.keys.read(profileKeys))]);
+    return this.resultOf(limit, record, profile && profileOf(profile));
+  }
+
+  /**
+   * The parsed record of a held raw record: parsed (JSON and schema) once per record, not per request. Keyed
+   * by the held string itself (V8 keeps a string's hash), bounded by emptying when full.
+   */
+  private recordOf(raw: string | null): AccessTokenRecord | undefined {
+    if (raw === null) return undefined;
+    let record = this.parsedRecords.get(raw);
+    if (!record) {
+      record = parseAccessTokenRecord(raw);
+      if (!record) return undefined;
+      if (this.parsedRecords.size >= LOCAL_MAX_ENTRIES) this.parsedRecords.clear();
+      this.parsedRecords.set(raw, record);
+    }
+    return record;
+  }
+
+  private resultOf(
+    limit: LimitAnswer,
+    record: AccessTokenRecord | undefined,
+    profile: GateResult['profile'],
+  ): GateResult {
+    return {
+      profile,
+      record,
+      allowed: limit.allowed,
+      limit: this.options.limit,
+      remaining: Math.max(0, this.options.limit - limit.used),
+      retryAfterSeconds: Math.max(1, Math.ceil(limit.waitMs / 1000)),
+      bucketKey: limit.bucketKey,
     };
   }
 
@@ -155,6 +248,7 @@ export class RequestGate {
 
   /** Gives back one request (a 304 does not count). */
   async refund(bucketKey: string): Promise<void> {
+    if (this.local) return this.local.limits.refund(bucketKey);
     await this.redis.decr(bucketKey);
   }
 }
