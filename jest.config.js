@@ -39,8 +39,15 @@ module.exports = {
         '<rootDir>/services/worker/test/integration/export-queue.test.ts',
       ],
       // Suites about one Redis server's faults (stopped, restarted empty) have no cluster meaning, nor the
-      // race of a queue's start-up with an immediate close (20 start-close rounds, a connection lifecycle test).
-      testPathIgnorePatterns: ['/node_modules/', 'redis-restart-empty', 'store-faults', 'export-queue-close'],
+      // race of a queue's start-up with an immediate close (20 start-close rounds, a connection lifecycle test),
+      // nor the gate's client-side caching, which is used with one Redis server only (GATE_LOCAL_CACHE).
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        'redis-restart-empty',
+        'store-faults',
+        'export-queue-close',
+        'gate-local-cache',
+      ],
       setupFiles: ['<rootDir>/jest/setup-env.ts', '<rootDir>/jest/redis-cluster-env.ts'],
     },
   ],
