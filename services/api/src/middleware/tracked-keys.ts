@@ -86,9 +86,15 @@ export class TrackedKeys {
     return this.entries.size;
   }
 
-  /** Opens both connections; tracking comes on when both are ready (and again after every reconnect). */
+  /**
+   * Opens both connections; tracking comes on when both are ready (and again after every reconnect). A
+   * connection that cannot open now does not fail the start: it retries by itself, and the gate uses the
+   * one-trip script meanwhile.
+   */
   async start(): Promise<void> {
-    await Promise.all([this.subscriber.connect(), this.tracker.connect()]);
+    const open = (connection: Redis) =>
+      connection.connect().catch((error) => this.options.onStateChange?.(false, error));
+    await Promise.all([open(this.subscriber), open(this.tracker)]);
     await this.establish();
   }
 
