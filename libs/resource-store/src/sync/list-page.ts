@@ -56,11 +56,16 @@ export async function listPage<T>(
  * (checked, as `listPage` checks it: no sort in the statement), the next cursor's position (`last`, when a next
  * page exists) and the newest `modified_at` of the items.
  */
-export async function listPresentedPage<T>(
+export async function listPresentedPage<T extends { changeSeq: string; id: string }>(
   source: DataSource | EntityManager,
   options: ListPageOptions<T>,
 ): Promise<PresentedPageResult<T>> {
   const { toRecord, jsonPage, request } = options;
+  if (!options.presented || !jsonPage) {
+    // Nothing written by Postgres: every item a record, and `last` the page's last one.
+    const page = await listPage(source, options);
+    return { ...page, last: page.hasMore ? page.items[page.items.length - 1] : undefined };
+  }
   const { first, total } = await readPage(source, options);
   const rows = inPageOrder(first.__page === null ? [] : String(first.__page).split('\n').map(keyedLine));
   const hasMore = rows.length > request.perPage;

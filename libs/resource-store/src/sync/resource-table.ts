@@ -2,7 +2,8 @@ import { isResourceId } from '@pfs/contracts';
 import { extraForApp, insertExtraSql, updateExtraSql } from './app-extra';
 import { handleOf, transactionOf, type UserChange, type UserRead } from './user-change';
 import { type JsonColumn, type JsonPage, jsonPageOf } from './json-page';
-import { listPage, listPresentedPage } from './list-page';
+import { listPage, type ListPageOptions, listPresentedPage } from './list-page';
+import { RevisionLog } from './revision-log';
 import { SqlFilter, SqlParams } from './sql-params';
 import type {
   DecideUpdate,
@@ -58,8 +59,10 @@ export class ResourceTable<T extends SyncedRecord> {
   /** The columns every read returns (alias `t`), for statements built outside this class (entry-one-trip.ts). */
   readonly selectList: string;
   private readonly jsonPage?: JsonPage;
+  private readonly revisions: RevisionLog<T>;
 
   constructor(readonly options: ResourceTableOptions<T>) {
+    this.revisions = new RevisionLog(options.kind, (record) => options.toSnapshot(record));
     this.jsonPage = options.jsonColumns && jsonPageOf(options.table, options.columns, options.jsonColumns);
     this.selectList = [
       't.id::text AS id',
@@ -107,15 +110,7 @@ export class ResourceTable<T extends SyncedRecord> {
    * plus the total (see list-page.ts).
    */
   list(read: UserRead, request: PageRequest, filters: SqlFilter[] = []): Promise<PageResult<T>> {
-    return listPage(handleOf(read), {
-      table: this.options.table,
-      selectList: this.selectList,
-      toRecord: (row) => this.read(row, read.app),
-      jsonPage: this.jsonPage,
-      userId: read.userId,
-      request,
-      filters,
-    });
+    return listPage(handleOf(read), this.listOptions(read, request, filters));
   }
 
   /**
@@ -127,23 +122,20 @@ export class ResourceTable<T extends SyncedRecord> {
     request: PageRequest,
     filters: SqlFilter[] = [],
   ): Promise<PresentedPageResult<T>> {
-    const { presentedJson } = this.options;
-    const options = {
+    return listPresentedPage(handleOf(read), this.listOptions(read, request, filters));
+  }
+
+  private listOptions(read: UserRead, request: PageRequest, filters: SqlFilter[]): ListPageOptions<T> {
+    return {
       table: this.options.table,
       selectList: this.selectList,
-      toRecord: (row: RawRow) => this.read(row, read.app),
+      toRecord: (row) => this.read(row, read.app),
       jsonPage: this.jsonPage,
+      presented: this.options.presentedJson,
       userId: read.userId,
       request,
       filters,
     };
-    if (!presentedJson || !this.jsonPage) {
-      return listPage(handleOf(read), options).then((page) => ({
-        ...page,
-        last: page.hasMore ? page.items[page.items.length - 1] : undefined,
-      }));
-    }
-    return listPresentedPage(handleOf(read), { ...options, presented: presentedJson });
   }
 
   async findById(
@@ -190,7 +182,7 @@ export class ResourceTable<T extends SyncedRecord> {
       params.values,
     );
     const record = this.read(rows[0], app);
-    await this.recordRevision(change, record);
+    await this.revisions.record(change, record);
     return record;
   }
 
@@ -218,7 +210,7 @@ export class ResourceTable<T extends SyncedRecord> {
     const updated = returnedRows(rows);
     if (!updated[0]) return undefined;
     const record = this.read(updated[0], app);
-    await this.recordRevision(change, record);
+    await this.revisions.record(change, record);
     return record;
   }
 
@@ -243,12 +235,8 @@ export class ResourceTable<T extends SyncedRecord> {
     return this.update(change, id, snapshot);
   }
 
-  async findRevision(read: UserRead, id: string, modifiedAt: Date): Promise<Snapshot | undefined> {
-    const rows: Array<{ snapshot: Snapshot }> = await handleOf(read).query(
-      `SELECT snapshot FROM resource_revisions WHERE kind = $1 AND object_id = $2 AND modified_at = $3 AND user_id = $4`,
-      [this.options.kind, id, modifiedAt, read.userId],
-    );
-    return rows[0]?.snapshot;
+  findRevision(read: UserRead, id: string, modifiedAt: Date): Promise<Snapshot | undefined> {
+    return this.revisions.find(read, id, modifiedAt);
   }
 
   /**
@@ -265,7 +253,7 @@ export class ResourceTable<T extends SyncedRecord> {
         `SELECT ${this.selectList} FROM ${this.options.table} t WHERE t.user_id = $1 AND t.id = ANY($2::bigint[])`,
         [userId, ids.slice(start, start + REVISION_BATCH)],
       );
-      await this.insertRevisions(
+      await this.revisions.recordMany(
         change,
         rows.map((row) => this.read(row, change.app)),
       );
@@ -297,38 +285,8 @@ export class ResourceTable<T extends SyncedRecord> {
       params.values,
     );
     const records = rows.map((row) => this.read(row, app));
-    await this.insertRevisions(change, records);
+    await this.revisions.recordMany(change, records);
     return records;
-  }
-
-  private async insertRevisions(change: UserChange, records: T[]): Promise<void> {
-    await transactionOf(change).query(
-      `INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot)
-       SELECT $1, r.id, r.modified_at, $2, r.snapshot
-       FROM unnest($3::bigint[], $4::timestamptz[], $5::jsonb[]) AS r (id, modified_at, snapshot)
-       ON CONFLICT DO NOTHING`,
-      [
-        this.options.kind,
-        change.userId,
-        records.map((record) => record.id),
-        records.map((record) => record.modifiedAt),
-        records.map((record) => JSON.stringify(this.options.toSnapshot(record))),
-      ],
-    );
-  }
-
-  private async recordRevision(change: UserChange, record: T): Promise<void> {
-    await transactionOf(change).query(
-      `INSERT INTO resource_revisions (kind, object_id, modified_at, user_id, snapshot) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT DO NOTHING`,
-      [
-        this.options.kind,
-        record.id,
-        record.modifiedAt,
-        change.userId,
-        JSON.stringify(this.options.toSnapshot(record)),
-      ],
-    );
   }
 }
 
