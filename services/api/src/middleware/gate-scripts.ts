@@ -9,6 +9,22 @@
  * tag, so that one script may read the limit and the profile together on a cluster.
  */
 
+/**
+ * Sets `wait`: the milliseconds until the sliding window allows a request again when `refused` (a Lua
+ * condition) holds, else 0, from the `current`, `previous`, `now`, `window` and `limit` locals. One text for
+ * both scripts that refuse (LIMIT, BATCH_LIMIT), so their Retry-After agree.
+ */
+const waitWhen = (refused: string) => `
+local wait = 0
+if ${refused} then
+  local offset = now % window
+  if current < limit and previous > 0 then
+    wait = math.max(0, window * (1 - (limit - current) / previous) - offset)
+  else
+    wait = (window - offset) + window * (1 - limit / math.max(current, limit))
+  end
+end`;
+
 /** Counts (when `counting`) and decides, from `curKey`/`prevKey`, `now`, `window` and `limit` locals. */
 const LIMIT = `
 local bucketKeyTtl = window * 2
@@ -26,16 +42,7 @@ if counting then
     used = used + 1
   end
 end
-local wait = 0
-if allowed == 0 then
-  local offset = now % window
-  if current < limit and previous > 0 then
-    wait = math.max(0, window * (1 - (limit - current) / previous) - offset)
-  else
-    wait = (window - offset) + window * (1 - limit / math.max(current, limit))
-  end
-end
-`;
+${waitWhen('allowed == 0')}`;
 
 /**
  * One server: authentication, rate limit and the cached profile in one round trip. KEYS[1] is the token's
@@ -122,14 +129,6 @@ local used = math.floor(previous * weight) + current
 local admitted = math.max(0, math.min(asked, limit - used))
 if admitted > 0 then current = redis.call('INCRBY', curKey, admitted) end
 if redis.call('PTTL', curKey) == -1 then redis.call('PEXPIRE', curKey, window * 2) end
-local wait = 0
-if admitted < asked then
-  local offset = now % window
-  if current < limit and previous > 0 then
-    wait = math.max(0, window * (1 - (limit - current) / previous) - offset)
-  else
-    wait = (window - offset) + window * (1 - limit / math.max(current, limit))
-  end
-end
+${waitWhen('admitted < asked')}
 return { admitted, used, math.ceil(wait), current, previous }
 `;
