@@ -51,7 +51,7 @@ export class TokenRecordFallback {
 
   /** The token if it is live, by the rule the auth service restores records by (LiveTokenRepository). */
   private async liveRow(tokenHash: string): Promise<LiveToken | undefined> {
-    return (await this.liveTokens.list({ tokenHash }))[0];
+    return this.liveTokens.find(tokenHash);
   }
 
   private async rewarm(tokenHash: string, record: AccessTokenRecord): Promise<void> {

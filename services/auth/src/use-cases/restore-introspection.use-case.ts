@@ -7,21 +7,27 @@ import type { AuthRepositories } from '../auth-repositories';
  * live tokens are gone and every client would get 401. At start-up the auth service writes them again from
  * Postgres, the source of truth (revoked and expired tokens are not restored). Returns how many it wrote.
  */
-export async function restoreIntrospectionRecords(deps: {
-  repos: Pick<AuthRepositories, 'liveTokens'>;
-  introspection: TokenIntrospectionStore;
-}): Promise<number> {
-  const live = await deps.repos.liveTokens.list();
-  // Writes in concurrent batches: one connection pipelines them, instead of one round trip per token.
-  for (let start = 0; start < live.length; start += BATCH_SIZE) {
-    await Promise.all(
-      live.slice(start, start + BATCH_SIZE).map((token) => restoreOne(deps.introspection, token)),
-    );
+export async function restoreIntrospectionRecords(
+  deps: {
+    repos: Pick<AuthRepositories, 'liveTokens'>;
+    introspection: TokenIntrospectionStore;
+  },
+  pageSize = PAGE_SIZE,
+): Promise<number> {
+  let restored = 0;
+  let afterId: string | null = null;
+  // Page by page (keyset on the token id): memory stays one page whatever the number of live tokens. Each
+  // page's writes go concurrently, so one connection pipelines them instead of a round trip per token.
+  for (;;) {
+    const page = await deps.repos.liveTokens.page(afterId, pageSize);
+    if (page.length === 0) return restored;
+    await Promise.all(page.map((token) => restoreOne(deps.introspection, token)));
+    restored += page.length;
+    afterId = page[page.length - 1].id;
   }
-  return live.length;
 }
 
-const BATCH_SIZE = 500;
+const PAGE_SIZE = 1000;
 
 async function restoreOne(introspection: TokenIntrospectionStore, token: LiveToken): Promise<void> {
   if (token.kind === 'personal') {

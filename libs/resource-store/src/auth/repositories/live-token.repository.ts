@@ -43,22 +43,36 @@ interface LiveTokenRow {
 export class LiveTokenRepository {
   constructor(private readonly source: DataSource) {}
 
-  /** Every live token, or only the one of `tokenHash` (none when it is unknown, revoked or expired). */
-  async list(filter: { tokenHash?: string } = {}): Promise<LiveToken[]> {
-    // Two statements rather than an "$1 IS NULL OR" one: the one-token read must stay an index lookup.
-    const rows: LiveTokenRow[] =
-      filter.tokenHash === undefined
-        ? await this.source.query(`${SELECT_LIVE} WHERE ${LIVE}`)
-        : await this.source.query(`${SELECT_LIVE} WHERE t.token_hash = $1 AND ${LIVE}`, [filter.tokenHash]);
-    return rows.map((row) => ({
-      id: row.id,
-      tokenHash: row.token_hash,
-      kind: row.kind,
-      userId: row.user_id,
-      clientId: row.client_id,
-      grantId: row.grant_id,
-      scope: row.scope,
-      expiresAt: row.expires_at,
-    }));
+  /** The live token of `tokenHash` (none when it is unknown, revoked or expired): an index lookup. */
+  async find(tokenHash: string): Promise<LiveToken | undefined> {
+    const rows: LiveTokenRow[] = await this.source.query(`${SELECT_LIVE} WHERE t.token_hash = $1 AND ${LIVE}`, [
+      tokenHash,
+    ]);
+    return rows.length ? toLiveToken(rows[0]) : undefined;
   }
+
+  /**
+   * One page of every live token, in id order after `afterId` (keyset: each page is an index range scan, so
+   * the restore holds one page in memory however many tokens are live). An empty page is the end.
+   */
+  async page(afterId: string | null, limit: number): Promise<LiveToken[]> {
+    const rows: LiveTokenRow[] = await this.source.query(
+      `${SELECT_LIVE} WHERE t.id > $1::bigint AND ${LIVE} ORDER BY t.id LIMIT $2`,
+      [afterId ?? '0', limit],
+    );
+    return rows.map(toLiveToken);
+  }
+}
+
+function toLiveToken(row: LiveTokenRow): LiveToken {
+  return {
+    id: row.id,
+    tokenHash: row.token_hash,
+    kind: row.kind,
+    userId: row.user_id,
+    clientId: row.client_id,
+    grantId: row.grant_id,
+    scope: row.scope,
+    expiresAt: row.expires_at,
+  };
 }
