@@ -45,9 +45,10 @@ export class LiveTokenRepository {
 
   /** The live token of `tokenHash` (none when it is unknown, revoked or expired): an index lookup. */
   async find(tokenHash: string): Promise<LiveToken | undefined> {
-    const rows: LiveTokenRow[] = await this.source.query(`${SELECT_LIVE} WHERE t.token_hash = $1 AND ${LIVE}`, [
-      tokenHash,
-    ]);
+    const rows: LiveTokenRow[] = await this.source.query(
+      `${SELECT_LIVE} WHERE t.token_hash = $1 AND ${LIVE}`,
+      [tokenHash],
+    );
     return rows.length ? toLiveToken(rows[0]) : undefined;
   }
 
