@@ -191,7 +191,7 @@ describe('operator CLI: client:list and token:revoke-all', () => {
     const client = await newClient('Doomed app');
     const tokens = await obtainTokens(auth.app, client, { email, password: 'long enough' });
     const deleted = await cli(['client:delete', '--client', client.client_id]);
-    expect(deleted.code).toBe(0);
+    expect(deleted).toMatchObject({ code: 0, stderr: '' }); // the stderr shows in the diff if it fails
     expect(JSON.parse(deleted.stdout)).toMatchObject({ client_id: client.client_id, deleted: true });
     expect(await auth.deps.redis.exists(accessTokenKey(hashToken(tokens.access_token)))).toBe(0);
     expect((await cli(['client:list'])).stdout).not.toContain(client.client_id);
