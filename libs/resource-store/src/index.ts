@@ -11,7 +11,7 @@ export { poolStatsOf } from './pool-stats';
 export { storeHealth } from './store-health';
 export type { StoreHealth } from './store-health';
 export type { MigrationSet } from './run-migrations';
-export { resourceMigrations } from './migrations';
+export { entryPresentedLineBackfillSql, resourceMigrations } from './migrations';
 export { UserEntity } from './entities/user.entity';
 export { UserRepository } from './repositories/user.repository';
 export type { NewUser, User } from './repositories/user.repository';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { streamRows } from './row-cursor';
-import { SECRET_COLUMN, USER_DATA_TABLES } from './user-data-tables';
+import { DERIVED_COLUMNS, SECRET_COLUMN, USER_DATA_TABLES } from './user-data-tables';
 
 /** One table of the user's data as the archive writes it: its name and the columns it may show. */
 export interface UserDataTable {
@@ -34,7 +34,7 @@ export class UserArchiveRepository {
 
   /**
    * The user's data tables (USER_DATA_TABLES, in name order), each with its columns as the schema has them
-   * now, minus any whose name says it holds a secret.
+   * now, minus any whose name says it holds a secret and any derived from the others (`DERIVED_COLUMNS`).
    */
   async dataTables(): Promise<UserDataTable[]> {
     const rows: Array<{ table_name: UserDataTable['name']; columns: string[] }> = await this.source.query(
@@ -46,7 +46,9 @@ export class UserArchiveRepository {
     );
     return rows.map((row) => ({
       name: row.table_name,
-      columns: row.columns.filter((column) => !SECRET_COLUMN.test(column)),
+      columns: row.columns.filter(
+        (column) => !SECRET_COLUMN.test(column) && !DERIVED_COLUMNS[row.table_name]?.includes(column),
+      ),
     }));
   }
 

@@ -43,3 +43,9 @@ export const PRIVATE_USER_TABLES = [
 
 /** Columns never exported from any table, whatever it is. */
 export const SECRET_COLUMN = /(password|secret|hash|token)/i;
+
+/**
+ * Columns that are not the user's data but a copy derived from it for speed, by table: left out of the archive
+ * (`entries.presented_line`: the entry's presented text, migration 1764700000000-store-entry-presented-lines.ts).
+ */
+export const DERIVED_COLUMNS: Readonly<Record<string, readonly string[]>> = { entries: ['presented_line'] };

@@ -17,6 +17,9 @@ import { CreateWebhooks1764300000000 } from './1764300000000-create-webhooks';
 import { AddExportWalPosition1764600000000 } from './1764600000000-add-export-wal-position';
 import { WebhookImportEvents1764300100000 } from './1764300100000-webhook-import-events';
 import { CreateImports1764200000000 } from './1764200000000-create-imports';
+import { StoreEntryPresentedLines1764700000000 } from './1764700000000-store-entry-presented-lines';
+
+export { presentedLine as entryPresentedLineBackfillSql } from './1764700000000-store-entry-presented-lines';
 
 /** The resource schema, in order. Append new migrations; never edit one that has shipped. */
 export const resourceMigrations: MigrationSet = {
@@ -41,5 +44,6 @@ export const resourceMigrations: MigrationSet = {
     AddExportWalPosition1764600000000,
     WebhookImportEvents1764300100000,
     CreateImports1764200000000,
+    StoreEntryPresentedLines1764700000000,
   ],
 };

@@ -4,7 +4,7 @@ import { RawRow, ResourceTable, Snapshot, SyncedRecord } from '../sync/resource-
 import type { SqlFilter } from '../sync/sql-params';
 import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { ENTRY_JSON_COLUMNS } from './entry-json-columns';
-import { entryPresentedJsonOf } from './entry-presented-json';
+import { entryPresentedLineOf } from './entry-presented-line';
 import { toAmountText, toDateString } from './ledger-values';
 import { toCustomRates } from './user.repository';
 
@@ -93,7 +93,7 @@ export const entriesTable = new ResourceTable<Entry>({
     'iteration',
   ],
   jsonColumns: ENTRY_JSON_COLUMNS,
-  presentedJson: entryPresentedJsonOf,
+  presentedLine: entryPresentedLineOf,
   toRecord: (row: RawRow): Entry =>
     ResourceTable.withCommonFields(row, {
       accountId: String(row.account_id),

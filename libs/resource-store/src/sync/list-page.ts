@@ -14,9 +14,9 @@ export interface ListPageOptions<T> {
   /** Given, the page comes as one JSON value (json-page.ts) instead of one row of `selectList` each. */
   jsonPage?: JsonPage;
   /**
-   * Given (with `jsonPage`), the page comes as its rows' final representations where Postgres can write them:
-   * the SQL of a row's representation as JSON text over alias `t`, or NULL for a row to be presented by the
-   * caller (read as `jsonPage` reads it), given the user id's parameter. See `listPresentedPage`.
+   * Given (with `jsonPage`), the page comes as its rows' final representations where Postgres has them: the SQL
+   * of a row's whole line (keys and representation as JSON text, see `listPresentedPage`) over alias `t`, or NULL
+   * for a row to be presented by the caller (read as `jsonPage` reads it), given the user id's parameter.
    */
   presented?: (userParameter: string) => string;
   userId: string;
@@ -135,7 +135,7 @@ async function readPage<T>(
        ${
          presented && jsonPage
            ? `SELECT meta.*, (SELECT string_agg(p.__line, E'\\n') FROM (
-                SELECT ${keyedLineSql(`coalesce(${presented(user)}, ${jsonPage.select}::text)`)} AS __line
+                SELECT coalesce(${presented(user)}, ${keyedLineSql(`${jsonPage.select}::text`)}) AS __line
                 FROM ${table} t WHERE ${pageWhere} ${order} ${limits}) p) AS __page FROM meta`
            : jsonPage
              ? `SELECT meta.*, (SELECT json_agg(p.__row) FROM (SELECT ${jsonPage.select} AS __row FROM ${table} t

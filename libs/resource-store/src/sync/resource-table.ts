@@ -39,10 +39,11 @@ export interface ResourceTableOptions<T extends SyncedRecord> {
   /** Optional: `columns` again as exact JSON; given, a list page is read as one JSON value (json-page.ts). */
   jsonColumns?: readonly JsonColumn[];
   /**
-   * Optional, with `jsonColumns`: the SQL of a row's final representation as JSON text over alias `t` (NULL for
-   * a row the caller presents), given the user id's parameter, for `listPresented`.
+   * Optional, with `jsonColumns`: the SQL of a row's whole line of a presented page over alias `t` (its keys and
+   * final representation as JSON text, see list-page.ts `listPresentedPage`; NULL for a row the caller
+   * presents), given the user id's parameter, for `listPresented`.
    */
-  presentedJson?: (userParameter: string) => string;
+  presentedLine?: (userParameter: string) => string;
   toSnapshot(record: T): Snapshot;
   toColumns(snapshot: Snapshot): Record<string, unknown>;
 }
@@ -114,8 +115,8 @@ export class ResourceTable<T extends SyncedRecord> {
   }
 
   /**
-   * `list`, with each item that the table's `presentedJson` writes given as its final JSON text (see
-   * list-page.ts `listPresentedPage`); without `presentedJson`, every item is a record.
+   * `list`, with each item whose line the table's `presentedLine` gives as its final JSON text (see
+   * list-page.ts `listPresentedPage`); without `presentedLine`, every item is a record.
    */
   listPresented(
     read: UserRead,
@@ -131,7 +132,7 @@ export class ResourceTable<T extends SyncedRecord> {
       selectList: this.selectList,
       toRecord: (row) => this.read(row, read.app),
       jsonPage: this.jsonPage,
-      presented: this.options.presentedJson,
+      presented: this.options.presentedLine,
       userId: read.userId,
       request,
       filters,

@@ -86,7 +86,7 @@ export function entriesHandlers(deps: ApiDependencies) {
       // in the page's own statement.
       params.totalSql = ledger.accounts.liveEntriesTotalSql;
     }
-    // Postgres writes the page's entries as their final JSON where it can (entry-presented-json.ts): those are
+    // Postgres keeps the page's entries as their final JSON where it can (entry-presented-line.ts): those are
     // joined into the body as they come; only the others are presented here.
     const result = await entriesTable.listPresented(read, params, [
       ...buildEntryFilters(filters),

@@ -3,7 +3,7 @@ import type { PresenterFor } from './entry-presenter-for';
 
 /**
  * The JSON text of a page of entries (what JSON.stringify of the presented array gives) from a page whose items
- * are representations Postgres already wrote (entry-presented-json.ts: joined as they are) or entries, which
+ * are representations Postgres keeps (entry-presented-line.ts: joined as they are) or entries, which
  * `presenterFor` presents (with their companions, images, series and main rates, read for those only).
  */
 export async function presentedPageBody(

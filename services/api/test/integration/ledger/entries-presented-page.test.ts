@@ -1,7 +1,11 @@
-import { buildEntryFilters, type PageRequest, type SqlFilter, type UserRead } from '@pfs/resource-store';
+import {
+  buildEntryFilters,
+  entryPresentedLineBackfillSql,
+  type PageRequest,
+  type SqlFilter,
+  type UserRead,
+} from '@pfs/resource-store';
 import request from 'supertest';
-import { entryPresenterFor } from '../../../src/modules/entries/entry-presenter-for';
-import { presentedPageBody } from '../../../src/modules/entries/presented-page-body';
 import {
   ApiTestApp,
   createCategory,
@@ -11,9 +15,10 @@ import {
   TestUser,
 } from '../../support/api-test-app';
 import { postAccount, postEntry } from './ledger-http';
+import { bothWays as bothWaysOf, page } from './presented-page-both-ways';
 
 /**
- * A page of entries whose representations Postgres writes (entry-presented-json.ts) must be the bytes the
+ * A page of entries whose representations Postgres keeps (entry-presented-line.ts) must be the bytes the
  * general presenter gives (`presentEntry`, then JSON.stringify): the OpenAPI document promises one
  * representation. Each page here is read both ways, over entries of every field shape, including values made
  * to sit on either side of each guard of the SQL (digits of amounts and rates, tiny amounts, old and
@@ -102,27 +107,8 @@ afterAll(() => api.close());
 const read = (app?: string): UserRead => api.deps.store.read({ userId: user.userId, app });
 const table = () => api.deps.repos.entries.table;
 
-/** The page's body both ways: the general presenter over `list`, and `listPresented`'s joined texts. */
-async function bothWays(reader: UserRead, page: PageRequest, filters: SqlFilter[] = []) {
-  const presenterFor = entryPresenterFor(api.deps);
-  const settings = (await api.deps.store.listState(user.userId)).settings;
-  const general = await table().list(reader, page, filters);
-  const present = await presenterFor(reader, general.items, settings);
-  const presented = await table().listPresented(reader, page, filters);
-  return {
-    general,
-    presented,
-    expected: JSON.stringify(general.items.map(present)),
-    body: await presentedPageBody(presenterFor, reader, presented.items, settings),
-  };
-}
-
-const page = (extra: Partial<PageRequest> = {}): PageRequest => ({
-  perPage: 200,
-  offset: 0,
-  includeDeleted: false,
-  ...extra,
-});
+const bothWays = (reader: UserRead, request: PageRequest, filters: SqlFilter[] = []) =>
+  bothWaysOf(api, reader, request, filters);
 
 describe('GET /entries: the representations Postgres writes', () => {
   it('when a page holds every field shape, then its body is the general presenter’s, byte for byte', async () => {
@@ -139,10 +125,7 @@ describe('GET /entries: the representations Postgres writes', () => {
   });
 
   it('when an entry is plain, then Postgres wrote it; otherwise its record is presented here', async () => {
-    const { presented } = await bothWays(read(), page({ includeDeleted: true }));
-    const written = new Set(
-      presented.items.flatMap((item) => (typeof item === 'string' ? [JSON.parse(item).id as string] : [])),
-    );
+    const { written } = await bothWays(read(), page({ includeDeleted: true }));
     for (const name of [
       'plain',
       'noCategory',
@@ -172,6 +155,18 @@ describe('GET /entries: the representations Postgres writes', () => {
     ]) {
       expect([name, written.has(ids[name])]).toEqual([name, false]);
     }
+  });
+
+  it('when the migration backfills an entry written before it, then it writes the line the trigger keeps', async () => {
+    const rows: Array<{ id: string; line: string | null; same: boolean }> = await api.deps.dataSource.query(
+      `SELECT e.id::text AS id, e.presented_line AS line,
+              e.presented_line IS NOT DISTINCT FROM (${entryPresentedLineBackfillSql('e.')}) AS same
+       FROM entries e WHERE e.user_id = $1`,
+      [user.userId],
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(Object.keys(ids).length);
+    expect(rows.filter((row) => !row.same)).toEqual([]);
+    expect(rows.filter((row) => row.line !== null).length).toBeGreaterThan(5);
   });
 
   it('when pages are read by offset, by cursor, since a change or filtered, then each is the general one', async () => {
