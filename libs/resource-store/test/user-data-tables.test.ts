@@ -3,6 +3,7 @@ import {
   PRIVATE_USER_TABLES,
   resourceEntities,
   USER_DATA_TABLES,
+  UserArchiveRepository,
 } from '@pfs/resource-store';
 import type { DataSource } from 'typeorm';
 
@@ -26,5 +27,12 @@ describe('the user_data archive table list', () => {
     const classified = [...USER_DATA_TABLES, ...PRIVATE_USER_TABLES].sort();
     expect(new Set(classified).size).toBe(classified.length);
     expect(withUserId).toEqual(classified);
+  });
+
+  it('leaves out the columns derived from the others for speed (an entry’s presented JSON), keeps the data', async () => {
+    const tables = await new UserArchiveRepository(source).dataTables();
+    const entries = tables.find((table) => table.name === 'entries')!.columns;
+    expect(entries).not.toContain('presented_line');
+    expect(entries).toEqual(expect.arrayContaining(['id', 'amount', 'currency', 'description', 'modified_at']));
   });
 });
