@@ -33,6 +33,8 @@ describe('the user_data archive table list', () => {
     const tables = await new UserArchiveRepository(source).dataTables();
     const entries = tables.find((table) => table.name === 'entries')!.columns;
     expect(entries).not.toContain('presented_line');
-    expect(entries).toEqual(expect.arrayContaining(['id', 'amount', 'currency', 'description', 'modified_at']));
+    expect(entries).toEqual(
+      expect.arrayContaining(['id', 'amount', 'currency', 'description', 'modified_at']),
+    );
   });
 });
