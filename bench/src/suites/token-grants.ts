@@ -17,8 +17,8 @@ import { oidcProviderVersion, type Peer, SCOPE, type Side, startPeer } from './t
 
 const repoRoot = join(__dirname, '../../..');
 const CONNECTIONS = 16;
-/** Alternating rounds of each grant per side. */
-const ROUNDS = 4;
+/** Alternating rounds of each grant per side (BENCH_TOKEN_ROUNDS for an A/B: more, shorter rounds). */
+const ROUNDS = Number(process.env.BENCH_TOKEN_ROUNDS ?? 4);
 const EXCHANGE = 'code exchange (PKCE S256)';
 const REFRESH = 'refresh grant (rotation)';
 
@@ -31,9 +31,12 @@ class Tally {
   seconds = 0;
   cpuMillis = 0;
   postgresCpuMillis = 0;
+  /** Each round's process CPU per grant (µs), for the A/B note's spread. */
+  readonly roundCpuMicros: number[] = [];
 
   add(round: Measurement, cpuMillis: number, postgresCpuMillis: number) {
     this.rounds.push(round);
+    this.roundCpuMicros.push(round.requests ? (cpuMillis * 1000) / round.requests : 0);
     if (round.requestsPerSecond > 0) this.seconds += round.requests / round.requestsPerSecond;
     this.cpuMillis += cpuMillis;
     this.postgresCpuMillis += postgresCpuMillis;
@@ -107,8 +110,10 @@ async function runRounds(sides: Side[], codes: PendingCode[][]) {
   const refreshes = sides.map(() => new Tally());
   const refreshTokens: string[][] = sides.map(() => []);
   const codeSlices = codes.map((pool) => slices(pool, ROUNDS));
+  // Odd rounds go in the reverse order (A B, B A…): no side always follows the same one.
+  const order = (index: number) => (index % 2 === 0 ? [...sides.entries()] : [...sides.entries()].reverse());
   for (let index = 0; index < ROUNDS; index += 1) {
-    for (const [side, s] of sides.entries()) {
+    for (const [side, s] of order(index)) {
       await round(s, EXCHANGE, codeExchangeBodies(codeSlices[side][index]), exchanges[side], (body) =>
         refreshTokens[side].push((JSON.parse(body) as { refresh_token: string }).refresh_token),
       );
@@ -116,29 +121,20 @@ async function runRounds(sides: Side[], codes: PendingCode[][]) {
   }
   const tokenSlices = refreshTokens.map((pool) => slices(pool, ROUNDS));
   for (let index = 0; index < ROUNDS; index += 1) {
-    for (const [side, s] of sides.entries()) {
+    for (const [side, s] of order(index)) {
       await round(s, REFRESH, refreshBodies(tokenSlices[side][index]), refreshes[side]);
     }
   }
   return { exchanges, refreshes };
 }
 
-/**
- * Token grants per second on one PFS auth process beside panva's oidc-provider twice, on Redis and on Postgres,
- * each in its own process, in the same run: a pool of codes is issued on each side before the timed window (PFS's
- * through its consent form, the peers' through their own models), each code is exchanged once (PKCE S256,
- * client_secret_basic), and the refresh tokens those exchanges issued are each used once. Rows: PFS, once with
- * each peer as its ceiling; notes: grants/s ratios and CPU per grant of each process and, for the sides on
- * Postgres, of their Postgres backends.
- */
-export async function measureTokenGrants(context: BenchContext): Promise<void> {
-  const poolSize = Number(process.env.BENCH_TOKEN_POOL ?? dataSize(context.quick, 4000, 300));
+/** One PFS auth process (the build at `entry`), its bench app registered: a side of the rounds, and its stop. */
+async function startPfsSide(context: BenchContext, entry: string, label: string) {
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  // BENCH_AUTH_ENTRY: another build of the auth service (a copy of its dist/ beside it), for an A/B of a change.
   const auth = await startServiceProcess(
-    process.env.BENCH_AUTH_ENTRY ?? join(repoRoot, 'services/auth/dist/main.js'),
+    entry,
     {
       ...context.env,
       // Its own key prefix: its per-IP counters (every bench request comes from loopback) must not fill the
@@ -154,29 +150,79 @@ export async function measureTokenGrants(context: BenchContext): Promise<void> {
     undefined,
     profile,
   );
-  const version = oidcProviderVersion();
-  const client = { id: 'bench-oidc-client', secret: randomBytes(24).toString('base64url') };
-  const peers: Peer[] = [];
   try {
-    for (const store of ['Redis', 'Postgres'] as const)
-      peers.push(await startPeer(context, store, client, version));
     const app = await registerPfsApp(auth.url, SCOPE);
-    const pfs: Side = {
+    const side: Side = {
       endpoint: {
-        label: 'PFS',
+        label,
         url: `${auth.url}/oauth2/token`,
         authorization: basicAuthorization(app.clientId, app.clientSecret),
       },
       pid: auth.child.pid!,
+      // Both PFS builds of an A/B have this name; each round's backends' CPU is still that side's (one works at a time).
       postgres: { pool: context.pg, application: 'pfs-auth' },
     };
-    const codes = [await mintPfsCodes(auth.url, app, poolSize)];
+    return { side, mint: (count: number) => mintPfsCodes(auth.url, app, count), stop: () => auth.stop() };
+  } catch (error) {
+    await auth.stop();
+    throw error;
+  }
+}
+
+/**
+ * BENCH_AUTH_ENTRY_B: a second auth build (a copy of its dist/ beside it) run as one more side of the same rounds,
+ * alternating with the first: an A/B within one run, resolving what separate runs on this machine cannot. Its CPU
+ * per grant is printed beside the first build's (BENCH_TOKEN_PEERS=0 leaves the oidc-provider peers out).
+ */
+function noteAb(context: BenchContext, grant: string, first: Tally, second: Tally) {
+  const [a, b] = [first.cpuMicrosPerGrant(), second.cpuMicrosPerGrant()];
+  context.note(
+    `token grant A/B, ${grant}: process CPU per grant, PFS (BENCH_AUTH_ENTRY) vs PFS-B (BENCH_AUTH_ENTRY_B)`,
+    `${a.toFixed(0)} µs vs ${b.toFixed(0)} µs (B/A ${(b / a).toFixed(3)}); Postgres backends ` +
+      `${first.postgresCpuMicrosPerGrant().toFixed(0)} vs ${second.postgresCpuMicrosPerGrant().toFixed(0)} µs; ` +
+      `grants/s ${first.total('A').requestsPerSecond.toFixed(0)} vs ${second.total('B').requestsPerSecond.toFixed(0)}; ` +
+      `B/A by round ${first.roundCpuMicros.map((a, index) => (second.roundCpuMicros[index] / a).toFixed(2)).join(' ')}`,
+  );
+}
+
+/**
+ * Token grants per second on one PFS auth process beside panva's oidc-provider twice, on Redis and on Postgres,
+ * each in its own process, in the same run: a pool of codes is issued on each side before the timed window (PFS's
+ * through its consent form, the peers' through their own models), each code is exchanged once (PKCE S256,
+ * client_secret_basic), and the refresh tokens those exchanges issued are each used once. Rows: PFS, once with
+ * each peer as its ceiling; notes: grants/s ratios and CPU per grant of each process and, for the sides on
+ * Postgres, of their Postgres backends.
+ */
+export async function measureTokenGrants(context: BenchContext): Promise<void> {
+  const poolSize = Number(process.env.BENCH_TOKEN_POOL ?? dataSize(context.quick, 4000, 300));
+  // BENCH_AUTH_ENTRY: another build of the auth service (a copy of its dist/ beside it), for an A/B of a change.
+  const entry = process.env.BENCH_AUTH_ENTRY ?? join(repoRoot, 'services/auth/dist/main.js');
+  const pfsSides = [await startPfsSide(context, entry, 'PFS')];
+  const version = oidcProviderVersion();
+  const client = { id: 'bench-oidc-client', secret: randomBytes(24).toString('base64url') };
+  const peers: Peer[] = [];
+  try {
+    // Comma-separated: several builds against the first, each its own side (PFS-B, PFS-B2…).
+    const entriesB = process.env.BENCH_AUTH_ENTRY_B?.split(',') ?? [];
+    for (const [index, entryB] of entriesB.entries())
+      pfsSides.push(await startPfsSide(context, entryB, `PFS-B${index === 0 ? '' : index + 1}`));
+    if (process.env.BENCH_TOKEN_PEERS !== '0')
+      for (const store of ['Redis', 'Postgres'] as const)
+        peers.push(await startPeer(context, store, client, version));
+    const codes = [];
+    for (const pfs of pfsSides) codes.push(await pfs.mint(poolSize));
     for (const peer of peers) codes.push(await mintOidcProviderCodes(peer.url, poolSize));
-    const { exchanges, refreshes } = await runRounds([pfs, ...peers.map((peer) => peer.side)], codes);
-    for (const [grant, [mine, ...theirs]] of [
+    const sides = [...pfsSides.map((pfs) => pfs.side), ...peers.map((peer) => peer.side)];
+    const { exchanges, refreshes } = await runRounds(sides, codes);
+    for (const [grant, tallies] of [
       [EXCHANGE, exchanges],
       [REFRESH, refreshes],
     ] as const) {
+      const [mine, ...rest] = tallies;
+      for (const [index, entryB] of entriesB.entries())
+        noteAb(context, `${grant}, ${entryB}`, mine, rest[index]);
+      const theirs = rest.slice(pfsSides.length - 1);
+      if (peers.length === 0) continue;
       const cpu = (tally: Tally, store: string) => {
         const postgres = tally.postgresCpuMicrosPerGrant();
         return `${tally.cpuMicrosPerGrant().toFixed(0)} µs${store === 'Redis' ? '' : ` (+ its Postgres backends ${postgres.toFixed(0)} µs)`}`;
@@ -205,6 +251,6 @@ export async function measureTokenGrants(context: BenchContext): Promise<void> {
     }
   } finally {
     for (const peer of peers) await peer.stop();
-    await auth.stop();
+    for (const pfs of pfsSides) await pfs.stop();
   }
 }
