@@ -47,6 +47,25 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   app.use(requestTargetGuard);
   // Pages carry no scripts; the default CSP forbids inline scripts, and form-action stays on our origin.
   app.use(helmet({ contentSecurityPolicy: { directives: { 'form-action': ["'self'"] } } }));
+  // The token endpoint ahead of the health, metadata and page routers, none of which answers its path: each
+  // router Express walks past costs every grant its matching (about 15 µs a grant in all: docs/bench.md, session 7).
+  const resources = apiResourceIndicators(deps.config.BASE_URL);
+  app.use(
+    tokenRoutes({
+      oauth: deps.oauth,
+      modelFor: deps.oauthModelFor,
+      logger: deps.logger,
+      limiter: deps.limiter,
+      accessTokenTtlSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS,
+      checks: {
+        ...deps,
+        secondFactor: secondFactorDependencies(deps),
+        maxRequestsPerIp: deps.config.AUTH_TOKEN_MAX_REQUESTS_PER_IP,
+        maxFailuresPerClient: deps.config.AUTH_TOKEN_MAX_FAILURES_PER_CLIENT,
+        resources,
+      },
+    }),
+  );
   const checks = storeChecks(deps.storeHealth, deps.redis);
   app.use(healthRoutes(checks));
   observeDependencies({ checks, pool: deps.storeHealth.pool });
@@ -74,7 +93,6 @@ export function buildAuthApp(deps: AuthDependencies): Express {
   app.use(developerRoutes({ ...deps, secureCookies }));
   app.use(revokeRoutes(deps));
   app.use(registerRoutes({ ...deps, maxPerIp: deps.config.AUTH_REGISTER_MAX_PER_IP }));
-  const resources = apiResourceIndicators(deps.config.BASE_URL);
   app.use(
     authorizeRoutes({
       ...deps,
@@ -82,22 +100,6 @@ export function buildAuthApp(deps: AuthDependencies): Express {
       accessTokenTtlSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS,
       maxRequestsPerIp: deps.config.AUTH_AUTHORIZE_MAX_REQUESTS_PER_IP,
       resources,
-    }),
-  );
-  app.use(
-    tokenRoutes({
-      oauth: deps.oauth,
-      modelFor: deps.oauthModelFor,
-      logger: deps.logger,
-      limiter: deps.limiter,
-      accessTokenTtlSeconds: deps.config.ACCESS_TOKEN_TTL_SECONDS,
-      checks: {
-        ...deps,
-        secondFactor: secondFactorDependencies(deps),
-        maxRequestsPerIp: deps.config.AUTH_TOKEN_MAX_REQUESTS_PER_IP,
-        maxFailuresPerClient: deps.config.AUTH_TOKEN_MAX_FAILURES_PER_CLIENT,
-        resources,
-      },
     }),
   );
   app.use(htmlNotFound);
