@@ -16,11 +16,11 @@ import {
   refreshStateOf,
 } from './token.repository';
 
-/** What a token request names besides its client: the code or refresh token it sends, by hash. */
-export interface TokenRequestLookup {
-  codeHash?: string;
-  refreshTokenHash?: string;
-}
+/** What a token request names besides its client: the code or the refresh token it sends (never both), by hash. */
+export type TokenRequestLookup =
+  | { codeHash: string; refreshTokenHash?: undefined }
+  | { refreshTokenHash: string; codeHash?: undefined }
+  | { codeHash?: undefined; refreshTokenHash?: undefined };
 
 /** A client with what its token request names (absent: not asked, or no such code / refresh token). */
 export interface TokenRequestState {
@@ -65,6 +65,20 @@ const clientOf = (row: ClientRow): OAuthClientRecord => ({
 });
 
 /**
+ * The read's three statement texts (client alone, with a code, with a refresh token), built once: a named
+ * prepared statement each, parsed and planned once per connection; built per call they cost a 2 kB string and
+ * its hashing for the statement-name lookup on every grant. A token request names a code or a refresh token,
+ * never both (the grant type decides which).
+ */
+const CLIENT_ALONE = `SELECT ${CLIENT_COLUMNS} FROM oauth_clients o WHERE o.id = $1`;
+const WITH_CODE = `SELECT ${CLIENT_COLUMNS}, k.* FROM oauth_clients o
+  LEFT JOIN LATERAL (SELECT ${codeExchangeColumns('k_')} FROM ${CODE_EXCHANGE_FROM}
+    WHERE c.code_hash = $2) k ON true WHERE o.id = $1`;
+const WITH_REFRESH_TOKEN = `SELECT ${CLIENT_COLUMNS}, r.* FROM oauth_clients o
+  LEFT JOIN LATERAL (SELECT ${refreshStateColumns('r_')} FROM ${REFRESH_STATE_FROM}
+    WHERE t.token_hash = $2 AND t.kind = 'refresh') r ON true WHERE o.id = $1`;
+
+/**
  * The token endpoint's first read: the client that authenticates and, in the same statement (one round trip
  * instead of two or three), the state of the code or refresh token the request sends.
  */
@@ -72,28 +86,13 @@ export class TokenRequestRepository {
   constructor(private readonly source: DataSource) {}
 
   async read(clientId: string, lookup: TokenRequestLookup): Promise<TokenRequestState | undefined> {
-    const parameters: string[] = [clientId];
-    const columns = [CLIENT_COLUMNS];
-    const joins: string[] = [];
-    if (lookup.codeHash !== undefined) {
-      parameters.push(lookup.codeHash);
-      columns.push('k.*');
-      joins.push(`LEFT JOIN LATERAL (SELECT ${codeExchangeColumns('k_')} FROM ${CODE_EXCHANGE_FROM}
-        WHERE c.code_hash = $${parameters.length}) k ON true`);
-    }
-    if (lookup.refreshTokenHash !== undefined) {
-      parameters.push(lookup.refreshTokenHash);
-      columns.push('r.*');
-      joins.push(`LEFT JOIN LATERAL (SELECT ${refreshStateColumns('r_')} FROM ${REFRESH_STATE_FROM}
-        WHERE t.token_hash = $${parameters.length} AND t.kind = 'refresh') r ON true`);
-    }
-    // A named prepared statement (three texts: client alone, with a code, with a refresh token): parsed and
-    // planned once per connection instead of at every grant.
-    const rows = await preparedQuery<ClientRow & Record<string, unknown>>(
-      this.source,
-      `SELECT ${columns.join(', ')} FROM oauth_clients o ${joins.join(' ')} WHERE o.id = $1`,
-      parameters,
-    );
+    const [text, parameters] =
+      lookup.codeHash !== undefined
+        ? [WITH_CODE, [clientId, lookup.codeHash]]
+        : lookup.refreshTokenHash !== undefined
+          ? [WITH_REFRESH_TOKEN, [clientId, lookup.refreshTokenHash]]
+          : [CLIENT_ALONE, [clientId]];
+    const rows = await preparedQuery<ClientRow & Record<string, unknown>>(this.source, text, parameters);
     const row = rows[0];
     if (!row) return undefined;
     return {
