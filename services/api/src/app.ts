@@ -1,6 +1,6 @@
 import { errorMiddleware, routeNotFoundMiddleware } from '@pfs/http';
 import { methodNotAllowed, operationsRouter } from '@pfs/resource-api';
-import express, { Express, Router } from 'express';
+import express, { Express } from 'express';
 import type { ApiDependencies } from './dependencies';
 import { apiContextOf } from './http/api-operation';
 import { frontDoor } from './http/front-door';
@@ -29,14 +29,13 @@ export function buildApiApp(deps: ApiDependencies, modules: readonly ApiModule[]
   app.set('etag', false);
   app.set('trust proxy', trustProxyValue(deps.config.TRUST_PROXY));
   // File uploads and downloads take and send other media types: the front door mounts them before its
-  // JSON-only checks; every other operation comes after it.
+  // JSON-only checks; every other operation comes after it. The MCP endpoint speaks JSON-RPC over its own
+  // transport: it answers before the JSON-only checks too.
   const filesRouter = operationsRouter(
     operations.filter((operation) => operation.files),
     apiContextOf,
   );
-  // The MCP endpoint speaks JSON-RPC over its own transport: it answers before the JSON-only checks too.
-  const beforeJsonChecks = Router().use(filesRouter, mcpRoutes(operations));
-  app.use(frontDoor(deps, beforeJsonChecks));
+  app.use(frontDoor(deps, [filesRouter, mcpRoutes(operations)]));
   app.use(
     operationsRouter(
       operations.filter((operation) => !operation.files),

@@ -18,7 +18,7 @@ import {
   placeholderBodies,
   requireJsonBody,
 } from '@pfs/resource-api';
-import express, { type RequestHandler } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import { isHttpsRequired } from '../config';
 import type { ApiDependencies } from '../dependencies';
@@ -30,6 +30,7 @@ import { isGetMe } from '../modules/me/me.routes';
 import { protectedResourceRoutes, resourceMetadataUrl } from '../modules/mcp/protected-resource.routes';
 import { schemaRoutes } from '../modules/schema/schema.routes';
 import { oneLayer } from './one-layer';
+import { pathScoped } from './path-scoped';
 import { recordedHeaders } from './recorded-headers';
 
 /**
@@ -38,7 +39,7 @@ import { recordedHeaders } from './recorded-headers';
  * authentication and rate limit (one Redis round trip), the file routes, media type and the JSON body
  * checks. The order is the order of the steps below, exactly as when each was its own `app.use`.
  */
-export function frontDoor(deps: ApiDependencies, filesRouter: RequestHandler): RequestHandler {
+export function frontDoor(deps: ApiDependencies, filesRouters: readonly Router[]): RequestHandler {
   // Redis holds token records without persistence; after it restarts empty they come back from Postgres.
   const fallback = new TokenRecordFallback(deps.repos.liveTokens, deps.redis);
   const checks = storeChecks(deps.storeHealth, deps.redis);
@@ -53,13 +54,14 @@ export function frontDoor(deps: ApiDependencies, filesRouter: RequestHandler): R
     // HSTS is sent by httpsMiddleware, only on secure responses (browsers ignore it on plain HTTP anyway).
     recordedHeaders(helmet({ strictTransportSecurity: false })),
     httpsMiddleware({ required: isHttpsRequired(deps.config), exemptPaths: HEALTH_PATHS }),
-    healthRoutes(checks),
+    // The routers below are entered only by a path one of their routes starts with (pathScoped).
+    pathScoped(healthRoutes(checks)),
     // Schemas, OpenAPI and the docs page are public: documentation needs no token.
-    schemaRoutes(deps),
+    pathScoped(schemaRoutes(deps)),
     // RFC 9728 metadata naming the authorization server: how an MCP client finds where to sign in.
-    protectedResourceRoutes(deps.config),
+    pathScoped(protectedResourceRoutes(deps.config)),
     // Export downloads carry their own signed, expiring link instead of a bearer token.
-    exportFilesRoutes(deps),
+    pathScoped(exportFilesRoutes(deps)),
     // Authentication first, so every answer from here on (406, 415 and 400 included) carries X-RateLimit-*.
     authenticate(deps.gate, {
       onPersonalTokenUse: personalTokenUseRecorder(deps),
@@ -68,7 +70,7 @@ export function frontDoor(deps: ApiDependencies, filesRouter: RequestHandler): R
       resourceMetadata: (req) => resourceMetadataUrl(deps.config.BASE_URL, req),
     }),
     // File routes take and send other media types, so they answer before the JSON-only checks.
-    filesRouter,
+    ...filesRouters.map(pathScoped),
     negotiateMediaType,
     requireJsonBody,
     express.json({ type: jsonBodyTypes, limit: '256kb', verify: jsonDepthVerifier() }),
