@@ -36,8 +36,9 @@ import { recordedHeaders } from './recorded-headers';
 /**
  * Everything a request passes before the module routes, in one Express layer (oneLayer): trace, request
  * id, request log, CORS, the URL guard, helmet's headers (precomputed), HTTPS, the public routes, then
- * authentication and rate limit (one Redis round trip), the file routes, media type and the JSON body
- * checks. The order is the order of the steps below, exactly as when each was its own `app.use`.
+ * authentication and rate limit (one Redis round trip), the file and MCP routes (`filesRouters`), media
+ * type and the JSON body checks. The order is the order of the steps below, exactly as when each was its own
+ * `app.use`; a router is entered only by a path its routes start with (pathScoped).
  */
 export function frontDoor(deps: ApiDependencies, filesRouters: readonly Router[]): RequestHandler {
   // Redis holds token records without persistence; after it restarts empty they come back from Postgres.
