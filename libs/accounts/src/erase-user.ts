@@ -2,6 +2,7 @@ import {
   accessTokenKey,
   grantTokensKey,
   personalTokenUsedKey,
+  signalListVersionMoved,
   userProfileGenerationKey,
   userProfileKey,
   userRateLimitKeyPattern,
@@ -81,6 +82,10 @@ export async function eraseUser(
     ...tokenIds.map(personalTokenUsedKey),
   );
   await deleteMatching(deps.redis, userRateLimitKeyPattern(user.id));
+  // Its tokens are revoked already; this also drops every API process's held list version of the user.
+  await signalListVersionMoved(deps.redis, user.id, (error) => {
+    throw error;
+  });
   return {
     user_id: user.id,
     email: user.email,

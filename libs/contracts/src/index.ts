@@ -9,6 +9,7 @@ export * from './scopes';
 export * from './token-hash';
 export * from './wns-channel';
 export * from './user-profile-keys';
+export * from './list-version-keys';
 export * from './session-keys';
 export * from './resource-id';
 export * from './mcp';

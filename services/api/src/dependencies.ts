@@ -1,6 +1,8 @@
 import { warnAboutDevelopmentSecrets, webhookUrlPolicyOf } from '@pfs/config';
 import {
   accessTokenKey,
+  LIST_VERSION_KEY_PREFIX,
+  signalListVersionMoved,
   USER_PROFILE_KEY_PREFIX,
   WebhookSecretCipher,
   type WebhookUrlPolicy,
@@ -61,6 +63,7 @@ import { ApiConfig, apiConfigShape, isGateLocalCacheOn } from './config';
 import { GateLocal, LOCAL_MAX_AGE_MS, LOCAL_MAX_ENTRIES, RequestGate } from './middleware/request-gate';
 import { RateLimitBatcher } from './middleware/rate-limit-batcher';
 import { TrackedKeys } from './middleware/tracked-keys';
+import { HeldListStates } from './http/held-list-states';
 import { UserProfileCache } from './modules/me/user-profile-cache';
 import { RateBook } from './modules/currencies/rate-book';
 import { RedisWritePositions } from './write-positions';
@@ -110,6 +113,8 @@ export interface ApiDependencies {
   resourceApi: ResourceApi;
   /** Authentication and rate limiting in one Redis round trip. */
   gate: RequestGate;
+  /** Each user's list state held in the process while the gate's tracking is on (the unchanged answers). */
+  listStates: HeldListStates;
   /** The cached `/me` representation; every write of a users row calls its `invalidate` after commit. */
   profileCache: UserProfileCache;
   /** EUR reference rates in memory (imported from the shipped ECB history on first start). */
@@ -169,7 +174,7 @@ export function apiRepositories(
 async function startGateLocal(config: ApiConfig, redis: Redis, logger: Logger): Promise<GateLocal> {
   const keys = new TrackedKeys(redis, {
     keyPrefix: config.REDIS_KEY_PREFIX,
-    prefixes: [accessTokenKey(''), USER_PROFILE_KEY_PREFIX],
+    prefixes: [accessTokenKey(''), USER_PROFILE_KEY_PREFIX, LIST_VERSION_KEY_PREFIX],
     maxEntries: LOCAL_MAX_ENTRIES,
     maxAgeMs: LOCAL_MAX_AGE_MS,
     onStateChange: (enabled, error) =>
@@ -238,7 +243,14 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
         : logger.warn({ err: error, reason }, 'heavy read served by the primary'),
     onRecordError: (error) => logger.warn({ err: error }, 'could not record the position of a write'),
   });
-  const store = new UserStore(dataSource, routing);
+  // After each committed write: this process's copy goes at once, every other's on the signal's invalidation.
+  const store = new UserStore(dataSource, routing, (userId) => {
+    listStates.forget(userId);
+    return signalListVersionMoved(redis, userId, (error) =>
+      logger.warn({ err: error, userId }, 'could not signal a moved list version'),
+    );
+  });
+  const listStates = new HeldListStates(store, gateLocal?.keys);
   return {
     config,
     logger,
@@ -246,6 +258,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     storeHealth: storeHealth(dataSource, [resourceMigrations]),
     redis,
     store,
+    listStates,
     repos,
     users: repos.users,
     rates,

@@ -1,5 +1,6 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { warnAboutDevelopmentSecrets } from '@pfs/config';
+import { signalListVersionMoved } from '@pfs/contracts';
 import { serviceStoreStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import {
@@ -140,7 +141,12 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     otpCipher: new OtpSecretCipher(config.AUTH_OTP_ENCRYPTION_KEY),
     limiter: new RateLimiter(redis, config.AUTH_RATE_LIMIT_WINDOW_SECONDS),
     mailer,
-    store: new UserStore(dataSource),
+    // The account deletion's export moves the user's list version: the API's processes drop their copy.
+    store: new UserStore(dataSource, undefined, (userId) =>
+      signalListVersionMoved(redis, userId, (error) =>
+        logger.warn({ err: error, userId }, 'could not signal a moved list version'),
+      ),
+    ),
     exports: new ExportRepository(dataSource),
     exportJobs,
     accountDeletions,

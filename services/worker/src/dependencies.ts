@@ -1,3 +1,4 @@
+import { signalListVersionMoved } from '@pfs/contracts';
 import { serviceStoreStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
@@ -64,18 +65,21 @@ export interface WorkerDependencies extends PipelineDependencies {
 
 /**
  * Every repository the worker uses, built once over its data source; `routing`: where export rows are read (a replica once it has the export's position; DATABASE_READ_URL).
+ * `listVersionMoved`: told after each committed write of a user (the API's held list versions: UserStore).
  */
 export function workerRepositories(
   dataSource: DataSource,
   routing: ReadRouting = ReadRouting.primaryOnly(dataSource),
+  listVersionMoved?: (userId: string) => Promise<void>,
 ): WorkerRepositories {
+  const store = new UserStore(dataSource, undefined, listVersionMoved);
   return {
-    store: new UserStore(dataSource),
+    store,
     exports: new ExportRepository(dataSource),
     exportSheets: new ExportSheetRepository(dataSource, routing),
     exportStatements: new ExportStatementRepository(dataSource, routing),
     userArchives: new UserArchiveRepository(dataSource),
-    notifications: new NotificationRepository(),
+    notifications: new NotificationRepository((userId) => store.written(userId)),
     pushTokens: new PushTokenRepository(dataSource),
     users: new UserRepository(dataSource),
     locks: new AdvisoryLocks(dataSource),
@@ -143,7 +147,11 @@ export async function createWorkerDependencies(
     onFallback: (reason, error) =>
       reason !== 'behind' && logger.warn({ err: error, reason }, 'export rows read from the primary'),
   });
-  const repos = workerRepositories(dataSource, routing);
+  const repos = workerRepositories(dataSource, routing, (userId) =>
+    signalListVersionMoved(redis, userId, (error) =>
+      logger.warn({ err: error, userId }, 'could not signal a moved list version'),
+    ),
+  );
   const storage = createStorage(config);
   return {
     config,

@@ -42,6 +42,9 @@ const notificationsTable = new ResourceTable<NotificationRecord>({
  * user's `UserRead`, deletions run in the caller's `UserChange` (one change sequence for the whole delete).
  */
 export class NotificationRepository {
+  /** `written` runs after createForExport's write has committed (UserStore.written: the list version moved). */
+  constructor(private readonly written: (userId: string) => Promise<void> = async () => undefined) {}
+
   list(read: UserRead, request: PageRequest): Promise<PageResult<NotificationRecord>> {
     return notificationsTable.list(read, request);
   }
@@ -89,7 +92,8 @@ export class NotificationRepository {
     input: NewNotification,
   ): Promise<NotificationRecord> {
     const userId = read.userId;
-    return handleOf(read).transaction(async (manager) => {
+    let created = false;
+    const notification = await handleOf(read).transaction(async (manager) => {
       const existing: RawRow[] = await manager.query(
         `SELECT id::text AS id FROM notifications WHERE export_id = $1 AND user_id = $2`,
         [exportId, userId],
@@ -99,6 +103,7 @@ export class NotificationRepository {
           includeDeleted: true,
         }))!;
       const changeSeq = await claimChangeSeq(manager, userId);
+      created = true;
       const rows: RawRow[] = await manager.query(
         `INSERT INTO notifications (user_id, type, action, text, export_id, extra, change_seq, modified_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, date_trunc('milliseconds', clock_timestamp()))
@@ -115,5 +120,7 @@ export class NotificationRepository {
           );
       return (await notificationsTable.findById(userRead(manager, read), id, { includeDeleted: true }))!;
     });
+    if (created) await this.written(userId);
+    return notification;
   }
 }

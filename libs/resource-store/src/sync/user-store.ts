@@ -17,10 +17,13 @@ export class UserStore {
   /**
    * `routing` (a replica, DATABASE_READ_URL): heavy reads of `read` contexts may go to the replica, and every
    * committed change records the primary's WAL position for the user's next read (read-your-writes).
+   * `listVersionMoved`: told after every committed write of the user, before the writer answers (the API's
+   * processes hold each user's list version and drop it on this signal: list-version-keys in @pfs/contracts).
    */
   constructor(
     private readonly source: DataSource,
     private readonly routing?: ReadRouting,
+    private readonly listVersionMoved?: (userId: string) => Promise<void>,
   ) {
     this.listStates = listStateLoader(source);
   }
@@ -47,9 +50,14 @@ export class UserStore {
     return result;
   }
 
-  /** After a write of the user committed outside `change` (an idempotent POST, a profile write). */
+  /**
+   * After a write of the user committed (`change`, `changeInOneTrip`, and writes outside them: an idempotent
+   * POST, a profile write, an export's notification). Awaited by the writer before it answers, so a request
+   * sent after the answer finds every process's held list version dropped.
+   */
   async written(userId: string): Promise<void> {
-    await this.routing?.recordWrite(userId);
+    if (!this.routing) return this.listVersionMoved?.(userId);
+    await Promise.all([this.routing.recordWrite(userId), this.listVersionMoved?.(userId)]);
   }
 
   /** The user's current sync watermark (0 before any change). */

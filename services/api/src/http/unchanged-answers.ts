@@ -28,7 +28,7 @@ export class UnchangedAnswers {
   private readonly stored: StoredPages;
 
   constructor(
-    private readonly deps: Pick<ApiDependencies, 'store' | 'rates' | 'resourceApi'>,
+    private readonly deps: Pick<ApiDependencies, 'listStates' | 'rates' | 'resourceApi'>,
     private readonly shape: {
       schema: string;
       kind: 'list' | 'object';
@@ -44,7 +44,7 @@ export class UnchangedAnswers {
   async sendIfUnchanged(req: Request, res: Response): Promise<AnswerStamp | undefined> {
     const context = requestContext(req);
     const key = StoredPages.keyOf(req, String(context.format));
-    const state = await this.deps.store.listState(context.userId);
+    const state = await this.deps.listStates.listState(context.userId);
     const version = `${state.version}:${this.deps.rates.lastLoaded?.getTime() ?? 0}:${this.shape.today()}`;
     const page = this.stored.get(key, version);
     if (!page) return { key, version };

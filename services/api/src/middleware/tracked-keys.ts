@@ -34,6 +34,9 @@ interface Entry {
   expiresAt: number;
 }
 
+/** Told of each invalidated key under its prefix, and of every flush (`undefined`): see `watch`. */
+type KeyWatcher = { prefix: string; listener: (key: string | undefined) => void };
+
 interface InFlight {
   readers: number;
   /** An invalidation of the key arrived while a read of it was in flight. */
@@ -54,6 +57,7 @@ export class TrackedKeys {
   private subscriberId: number | undefined;
   private establishing: Promise<void> | undefined;
   private closed = false;
+  private readonly watchers: KeyWatcher[] = [];
   /** Invalidated keys received so far (tests wait on it). */
   invalidations = 0;
 
@@ -143,6 +147,15 @@ export class TrackedKeys {
     this.tracker.disconnect();
   }
 
+  /**
+   * For values held elsewhere on the same rules (held-list-states.ts): `listener` gets each invalidated key
+   * under `prefix` (a tracked prefix, without the deployment prefix), and `undefined` whenever everything
+   * held must be forgotten (a flush: tracking down or up again, Redis flushed).
+   */
+  watch(prefix: string, listener: (key: string | undefined) => void): void {
+    this.watchers.push({ prefix, listener });
+  }
+
   /** The values of `keys` when all are held (and tracking is on), without waiting. */
   peek(keys: string[]): (string | null)[] | undefined {
     return this.tracking ? this.held(keys, Date.now()) : undefined;
@@ -179,6 +192,7 @@ export class TrackedKeys {
       const full = raw.toString();
       if (!full.startsWith(prefix)) continue;
       const key = full.slice(prefix.length);
+      for (const watcher of this.watchers) if (key.startsWith(watcher.prefix)) watcher.listener(key);
       this.entries.delete(key);
       const flight = this.inFlight.get(key);
       if (flight) flight.invalidated = true;
@@ -189,6 +203,7 @@ export class TrackedKeys {
   private flush(): void {
     this.entries.clear();
     this.epoch += 1;
+    for (const watcher of this.watchers) watcher.listener(undefined);
   }
 
   private down(connection: Redis): void {

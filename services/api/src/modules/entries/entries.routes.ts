@@ -69,7 +69,7 @@ export function entriesHandlers(deps: ApiDependencies) {
     // (one round trip, not two).
     const storedKey = StoredPages.keyOf(req, String(requestContext(req).format));
     const versionOf = (state: ListState) => `${state.version}:${deps.rates.lastLoaded?.getTime() ?? 0}`;
-    const knownState = storedPages.has(storedKey) ? await deps.store.listState(userId) : undefined;
+    const knownState = storedPages.has(storedKey) ? await deps.listStates.listState(userId) : undefined;
     const stored = knownState && storedPages.get(storedKey, versionOf(knownState));
     if (stored) {
       sendStoredPage(api.respond, req, res, 'entries', stored);

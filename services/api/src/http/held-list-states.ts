@@ -1,0 +1,92 @@
+import { LIST_VERSION_KEY_PREFIX } from '@pfs/contracts';
+import type { ActorStore, ListState } from '@pfs/resource-store';
+import type { TrackedKeys } from '../middleware/tracked-keys';
+
+/** How long a held list state may be used without an invalidation: bounds a lost signal (a writer that died). */
+export const HELD_LIST_STATE_MAX_AGE_MS = 1_000;
+/** How many users' list states are held at most (a few hundred bytes each). */
+export const HELD_LIST_STATE_MAX_ENTRIES = 20_000;
+
+interface Held {
+  state: ListState;
+  expiresAt: number;
+}
+
+/**
+ * Each user's list state (UserStore.listState: the list version and the currency settings) held in this process,
+ * so an unchanged page (and the other unchanged answers) needs no Postgres statement. Why: that read was the
+ * largest piece left of the unchanged page's cost (docs/bench.md, the ablation and session 7).
+ *
+ * Kept true by the writers' signal: every committed write that moves a user's version sets
+ * `list-version:<userId>` in Redis before it answers (UserStore.written, in the API, worker, auth and CLI), and
+ * the gate's tracked keys (TrackedKeys, CLIENT TRACKING BCAST) report that key's invalidation here, which drops
+ * the copy. A write in this process drops it at once, before the Redis round trip. The rules are TrackedKeys's:
+ * - Used only while tracking is on (`keys.enabled`): without it (a Redis Cluster, GATE_LOCAL_CACHE=off, a
+ *   connection down or coming back) every call reads Postgres as before, and everything held is forgotten when
+ *   tracking goes down or comes up again (an invalidation may have been lost).
+ * - A read in flight when the user's invalidation (or a flush) arrives does not store what it read: it may
+ *   predate the write. A read that begins after the invalidation began after the write's commit.
+ * - A copy lives at most HELD_LIST_STATE_MAX_AGE_MS: a writer that died between its commit and its signal
+ *   leaves other processes' copies stale for at most that long.
+ */
+export class HeldListStates {
+  private readonly held = new Map<string, Held>();
+  /** Users whose state is being read, and whether an invalidation of it arrived meanwhile. */
+  private readonly inFlight = new Map<string, { readers: number; invalidated: boolean }>();
+  /** Bumped when everything is forgotten: a read that began before does not store. */
+  private epoch = 0;
+
+  constructor(
+    private readonly store: Pick<ActorStore, 'listState'>,
+    private readonly keys: TrackedKeys | undefined,
+    private readonly maxAgeMs = HELD_LIST_STATE_MAX_AGE_MS,
+    private readonly maxEntries = HELD_LIST_STATE_MAX_ENTRIES,
+  ) {
+    keys?.watch(LIST_VERSION_KEY_PREFIX, (key) =>
+      key === undefined ? this.forgetAll() : this.forget(key.slice(LIST_VERSION_KEY_PREFIX.length)),
+    );
+  }
+
+  /** How many users' states are held (tests). */
+  get size(): number {
+    return this.held.size;
+  }
+
+  /** The user's list state: held, or read from Postgres (and held when that is safe). */
+  async listState(userId: string): Promise<ListState> {
+    if (!this.keys?.enabled) return this.store.listState(userId);
+    const held = this.held.get(userId);
+    if (held && held.expiresAt > Date.now()) return held.state;
+    const epoch = this.epoch;
+    const flight = this.inFlight.get(userId) ?? { readers: 0, invalidated: false };
+    flight.readers += 1;
+    this.inFlight.set(userId, flight);
+    let state: ListState;
+    try {
+      state = await this.store.listState(userId);
+    } finally {
+      if (--flight.readers === 0) this.inFlight.delete(userId);
+    }
+    if (!flight.invalidated && epoch === this.epoch && this.keys.enabled) this.hold(userId, state);
+    return state;
+  }
+
+  /** Drops the user's copy (a write of the user committed, here or in another process). */
+  forget(userId: string): void {
+    this.held.delete(userId);
+    const flight = this.inFlight.get(userId);
+    if (flight) flight.invalidated = true;
+  }
+
+  private forgetAll(): void {
+    this.held.clear();
+    this.epoch += 1;
+  }
+
+  private hold(userId: string, state: ListState): void {
+    this.held.delete(userId);
+    this.held.set(userId, { state, expiresAt: Date.now() + this.maxAgeMs });
+    // A Map iterates in insertion order: the first is the one stored longest ago.
+    if (this.held.size > this.maxEntries) this.held.delete(this.held.keys().next().value as string);
+  }
+}
