@@ -2,7 +2,7 @@ import { warnAboutDevelopmentSecrets, webhookUrlPolicyOf } from '@pfs/config';
 import {
   accessTokenKey,
   LIST_VERSION_KEY_PREFIX,
-  signalListVersionMoved,
+  ListVersionSignals,
   USER_PROFILE_KEY_PREFIX,
   WebhookSecretCipher,
   type WebhookUrlPolicy,
@@ -244,11 +244,12 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
     onRecordError: (error) => logger.warn({ err: error }, 'could not record the position of a write'),
   });
   // After each committed write: this process's copy goes at once, every other's on the signal's invalidation.
+  const signals = new ListVersionSignals(redis, (error, userId) =>
+    logger.warn({ err: error, userId }, 'could not signal a moved list version'),
+  );
   const store = new UserStore(dataSource, routing, (userId) => {
     listStates.forget(userId);
-    return signalListVersionMoved(redis, userId, (error) =>
-      logger.warn({ err: error, userId }, 'could not signal a moved list version'),
-    );
+    return signals.moved(userId);
   });
   const listStates = new HeldListStates(store, gateLocal?.keys);
   return {

@@ -1,6 +1,6 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { warnAboutDevelopmentSecrets } from '@pfs/config';
-import { signalListVersionMoved } from '@pfs/contracts';
+import { ListVersionSignals } from '@pfs/contracts';
 import { serviceStoreStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import {
@@ -126,6 +126,9 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
   const accountDeletions = openAccountDeletionQueue(config);
   const introspection = new TokenIntrospectionStore(redis);
   const oauth = createOAuthServer(config, { repos, introspection });
+  const signals = new ListVersionSignals(redis, (error, userId) =>
+    logger.warn({ err: error, userId }, 'could not signal a moved list version'),
+  );
   return {
     config,
     logger,
@@ -142,11 +145,7 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     limiter: new RateLimiter(redis, config.AUTH_RATE_LIMIT_WINDOW_SECONDS),
     mailer,
     // The account deletion's export moves the user's list version: the API's processes drop their copy.
-    store: new UserStore(dataSource, undefined, (userId) =>
-      signalListVersionMoved(redis, userId, (error) =>
-        logger.warn({ err: error, userId }, 'could not signal a moved list version'),
-      ),
-    ),
+    store: new UserStore(dataSource, undefined, (userId) => signals.moved(userId)),
     exports: new ExportRepository(dataSource),
     exportJobs,
     accountDeletions,

@@ -1,4 +1,4 @@
-import { signalListVersionMoved } from '@pfs/contracts';
+import { ListVersionSignals } from '@pfs/contracts';
 import { serviceStoreStartup } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
@@ -147,11 +147,10 @@ export async function createWorkerDependencies(
     onFallback: (reason, error) =>
       reason !== 'behind' && logger.warn({ err: error, reason }, 'export rows read from the primary'),
   });
-  const repos = workerRepositories(dataSource, routing, (userId) =>
-    signalListVersionMoved(redis, userId, (error) =>
-      logger.warn({ err: error, userId }, 'could not signal a moved list version'),
-    ),
+  const signals = new ListVersionSignals(redis, (error, userId) =>
+    logger.warn({ err: error, userId }, 'could not signal a moved list version'),
   );
+  const repos = workerRepositories(dataSource, routing, (userId) => signals.moved(userId));
   const storage = createStorage(config);
   return {
     config,

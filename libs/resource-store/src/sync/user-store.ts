@@ -45,9 +45,22 @@ export class UserStore {
    * once committed, its position is recorded as `change` does.
    */
   async changeInOneTrip<T>(who: Actor, statement: OneTripStatement<T>): Promise<T> {
-    const result = await runOneTripChange(this.source, who.userId, statement);
-    await this.written(who.userId);
+    const { result, written } = await this.changeInOneTripCommitted(who, statement);
+    await written;
     return result;
+  }
+
+  /**
+   * `changeInOneTrip`, resolved at its commit: `written` settles (never rejects) when the bookkeeping after
+   * the commit (`written`: a Redis round trip) is done, and the caller awaits it before answering. For a
+   * queue of a user's changes (the API's plain-entry-queue.ts): its next change need not wait for that.
+   */
+  async changeInOneTripCommitted<T>(
+    who: Actor,
+    statement: OneTripStatement<T>,
+  ): Promise<{ result: T; written: Promise<void> }> {
+    const result = await runOneTripChange(this.source, who.userId, statement);
+    return { result, written: this.written(who.userId).catch(() => undefined) };
   }
 
   /**
@@ -95,6 +108,10 @@ export interface ActorStore {
   read(actor: Actor): UserRead;
   change<T>(actor: Actor, work: (change: UserChange) => Promise<T>): Promise<T>;
   changeInOneTrip<T>(actor: Actor, statement: OneTripStatement<T>): Promise<T>;
+  changeInOneTripCommitted<T>(
+    actor: Actor,
+    statement: OneTripStatement<T>,
+  ): Promise<{ result: T; written: Promise<void> }>;
   watermark(userId: string): Promise<string>;
   listState(userId: string): Promise<ListState>;
 }

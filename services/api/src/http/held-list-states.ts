@@ -1,4 +1,4 @@
-import { LIST_VERSION_KEY_PREFIX } from '@pfs/contracts';
+import { LIST_VERSION_KEY_PREFIX, LIST_VERSION_QUIET_MS } from '@pfs/contracts';
 import type { ActorStore, ListState } from '@pfs/resource-store';
 import type { TrackedKeys } from '../middleware/tracked-keys';
 
@@ -26,6 +26,9 @@ interface Held {
  *   tracking goes down or comes up again (an invalidation may have been lost).
  * - A read in flight when the user's invalidation (or a flush) arrives does not store what it read: it may
  *   predate the write. A read that begins after the invalidation began after the write's commit.
+ * - After an invalidation of a user (or a flush: everyone) nothing of that user is held for LIST_VERSION_QUIET_MS:
+ *   a writer's later commits within a short window share its earlier signal (ListVersionSignals in
+ *   @pfs/contracts says why that stays exact); a user being written is read from Postgres meanwhile.
  * - A copy lives at most HELD_LIST_STATE_MAX_AGE_MS: a writer that died between its commit and its signal
  *   leaves other processes' copies stale for at most that long.
  */
@@ -35,6 +38,9 @@ export class HeldListStates {
   private readonly inFlight = new Map<string, { readers: number; invalidated: boolean }>();
   /** Bumped when everything is forgotten: a read that began before does not store. */
   private epoch = 0;
+  /** Until when (ms) nothing of a user, or of anyone, is held: LIST_VERSION_QUIET_MS after an invalidation. */
+  private readonly quietUntil = new Map<string, number>();
+  private everyoneQuietUntil = 0;
 
   constructor(
     private readonly store: Pick<ActorStore, 'listState'>,
@@ -52,11 +58,17 @@ export class HeldListStates {
     return this.held.size;
   }
 
+  /** Whether the user's state is held now (tests). */
+  holds(userId: string): boolean {
+    return (this.held.get(userId)?.expiresAt ?? 0) > Date.now();
+  }
+
   /** The user's list state: held, or read from Postgres (and held when that is safe). */
   async listState(userId: string): Promise<ListState> {
     if (!this.keys?.enabled) return this.store.listState(userId);
     const held = this.held.get(userId);
     if (held && held.expiresAt > Date.now()) return held.state;
+    if (this.isQuiet(userId)) return this.store.listState(userId);
     const epoch = this.epoch;
     const flight = this.inFlight.get(userId) ?? { readers: 0, invalidated: false };
     flight.readers += 1;
@@ -76,11 +88,27 @@ export class HeldListStates {
     this.held.delete(userId);
     const flight = this.inFlight.get(userId);
     if (flight) flight.invalidated = true;
+    const now = Date.now();
+    if (this.quietUntil.size >= this.maxEntries)
+      for (const [id, until] of this.quietUntil) if (until <= now) this.quietUntil.delete(id);
+    this.quietUntil.set(userId, now + LIST_VERSION_QUIET_MS);
   }
 
   private forgetAll(): void {
     this.held.clear();
     this.epoch += 1;
+    this.quietUntil.clear();
+    this.everyoneQuietUntil = Date.now() + LIST_VERSION_QUIET_MS;
+  }
+
+  private isQuiet(userId: string): boolean {
+    const now = Date.now();
+    if (now < this.everyoneQuietUntil) return true;
+    const until = this.quietUntil.get(userId);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.quietUntil.delete(userId);
+    return false;
   }
 
   private hold(userId: string, state: ListState): void {

@@ -61,9 +61,15 @@ export class PlainEntryQueue {
   /** Writes a group as one change and answers each request its own entries, in the order it sent them. */
   private async writeTogether(actor: Actor, group: Waiting[]): Promise<void> {
     let created: PlainEntriesCreated | undefined;
+    let written: Promise<void>;
     try {
       const writes = group.flatMap((item) => item.writes);
-      created = await this.store.changeInOneTrip(actor, plainEntriesInsert(actor, writes));
+      // The next change starts at this one's commit; its requests are answered once the bookkeeping after the
+      // commit (the list-version signal) is done, so the user's queue never waits for that Redis round trip.
+      ({ result: created, written } = await this.store.changeInOneTripCommitted(
+        actor,
+        plainEntriesInsert(actor, writes),
+      ));
     } catch (error) {
       if (group.length === 1 || !isDataError(error)) {
         // Not one request's data (a lost connection, a timeout, a store outage): the change may even have
@@ -76,11 +82,14 @@ export class PlainEntryQueue {
       for (const item of group) await this.writeTogether(actor, [item]);
       return;
     }
-    let at = 0;
-    for (const item of group) {
-      const entries = created?.entries.slice(at, (at += item.writes.length));
-      item.resolve(created && { entries: entries!, settings: created.settings });
-    }
+    const done = created;
+    void written.then(() => {
+      let at = 0;
+      for (const item of group) {
+        const entries = done?.entries.slice(at, (at += item.writes.length));
+        item.resolve(done && { entries: entries!, settings: done.settings });
+      }
+    });
   }
 }
 

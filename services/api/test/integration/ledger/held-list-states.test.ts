@@ -1,4 +1,4 @@
-import { signalListVersionMoved } from '@pfs/contracts';
+import { LIST_VERSION_QUIET_MS, ListVersionSignals, signalListVersionMoved } from '@pfs/contracts';
 import { createRedisClient, type Redis } from '@pfs/redis';
 import { UserStore } from '@pfs/resource-store';
 import { PrivateRedis, startPrivateRedis } from '@pfs/testing';
@@ -72,11 +72,13 @@ const otherServiceWrite = (signal: boolean) =>
         })
       : Promise.resolve(),
   ).change(user.userId, async () => undefined);
-/** Two pages from `api`: the first stores the page, the second holds the version. */
+const quietPeriod = () => new Promise((resolve) => setTimeout(resolve, LIST_VERSION_QUIET_MS + 20));
+/** Two pages from `api` once the user's quiet period is over: the first stores the page, the second holds the version. */
 async function heldOn(api: ApiTestApp): Promise<void> {
+  await quietPeriod();
   await page(api);
   await page(api);
-  expect(api.deps.listStates.size).toBeGreaterThan(0);
+  expect(api.deps.listStates.holds(user.userId)).toBe(true);
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -143,6 +145,7 @@ describe('each user list version held in the API process', () => {
       release();
       const old = await read;
       expect(held.size).toBe(0);
+      await quietPeriod();
       const fresh = await held.listState(user.userId);
       expect(fresh.version).not.toBe(old.version);
       expect(held.size).toBe(1);
@@ -164,5 +167,22 @@ describe('each user list version held in the API process', () => {
     expect(await descriptions(b)).toEqual(['while off']);
     await until(() => b.deps.gate.local!.keys.enabled, 'tracking is back');
     await heldOn(b);
+  });
+
+  it('when a user writes in a burst, then one signal covers the writes of its window, and each page from B shows every write', async () => {
+    const setCalls = async () =>
+      Number(/cmdstat_set:calls=(\d+)/.exec((await other.info('commandstats')) as string)?.[1] ?? 0);
+    const signals = new ListVersionSignals(other, (error) => {
+      throw error;
+    });
+    const before = await setCalls();
+    await Promise.all([signals.moved('burst'), signals.moved('burst'), signals.moved('burst')]);
+    expect((await setCalls()) - before).toBe(1);
+
+    await heldOn(b);
+    for (const desc of ['one', 'two', 'three']) {
+      await addEntry(a, desc);
+      expect(await descriptions(b)).toContain(desc);
+    }
   });
 });
