@@ -43,8 +43,9 @@ export const apiConfigShape = {
   RATE_LIMIT_LIMIT: envInt(1000, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: envInt(60, 1, 86_400),
   /**
-   * Token records and cached profiles held in the process, kept true by Redis client-side caching, and the
-   * rate limit counted in batches (docs/rate-limits.md): auto = on with one Redis server, off on a cluster.
+   * Token records, cached profiles and list versions held in the process, kept true by Redis client-side
+   * caching, and the rate limit counted in batches (docs/rate-limits.md): auto = on with one Redis server, off
+   * on a cluster.
    */
   GATE_LOCAL_CACHE: envEnum(['auto', 'on', 'off'], 'auto'),
   /** Secret signing Service-Modified values and pagination cursors (at least 16 characters). */

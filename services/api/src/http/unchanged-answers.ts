@@ -20,7 +20,8 @@ export interface AnswerStamp {
  * only on the user's data (the list version: change watermark and profile), the rate book and today. The
  * answer sent is kept in the process's memory (StoredPages: bounded, least recently used out first) under
  * the request's key, stamped with that version; a request that finds the same version gets the very bytes
- * and headers sent before (ETag and 304 included) after one indexed read, instead of the figures' reads,
+ * and headers sent before (ETag and 304 included) after one indexed read of the version (none while it is
+ * held in the process: HeldListStates), instead of the figures' reads,
  * the presenting and the hashing again. Any write of the user, a new rate book or a new day changes the
  * version, so a stale answer is never served.
  */
