@@ -1,6 +1,7 @@
 import {
   accessTokenKey,
   grantTokensKey,
+  listVersionKey,
   personalTokenUsedKey,
   signalListVersionMoved,
   userProfileGenerationKey,
@@ -76,16 +77,18 @@ export async function eraseUser(
   // An export the worker was generating meanwhile may have written its file after the first pass; with the rows
   // gone nothing else would ever remove it.
   for (const prefix of userStoragePrefixes(user.id)) deletedFiles += await deps.storage.deletePrefix(prefix);
-  await deps.redis.del(
-    userProfileKey(user.id),
-    userProfileGenerationKey(user.id),
-    ...tokenIds.map(personalTokenUsedKey),
-  );
-  await deleteMatching(deps.redis, userRateLimitKeyPattern(user.id));
-  // Its tokens are revoked already; this also drops every API process's held list version of the user.
+  // Its tokens are revoked already; the signal also drops every API process's held list version of the user
+  // (its key is set, so that deleting it below is seen too, and then gone with the rest).
   await signalListVersionMoved(deps.redis, user.id, (error) => {
     throw error;
   });
+  await deps.redis.del(
+    userProfileKey(user.id),
+    userProfileGenerationKey(user.id),
+    listVersionKey(user.id),
+    ...tokenIds.map(personalTokenUsedKey),
+  );
+  await deleteMatching(deps.redis, userRateLimitKeyPattern(user.id));
   return {
     user_id: user.id,
     email: user.email,
