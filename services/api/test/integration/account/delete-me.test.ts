@@ -123,7 +123,20 @@ describe('DELETE /me: the account and everything of it', () => {
     return counts;
   }
 
-  /** Keys of this run's Redis prefix naming the user (`…:<id>`, `…:<id>:…`), the session index included. */
+  /**
+   * The user a key names: its Cluster hash tag when it has one (`rl:{<user>}:<app>:<bucket>`,
+   * `user-profile:{<user>}`: the other numbers there are an application and a window), else its first
+   * all-digit segment (`user-sessions:<user>`, `list-version:<user>`). Grant and personal-token keys name
+   * ids of other sequences.
+   */
+  function userIdNamedBy(key: string): string | undefined {
+    const tag = /\{([^}]*)\}/.exec(key);
+    if (tag) return tag[1];
+    if (/^(grant|personal-token):/.test(key)) return undefined;
+    return key.split(':').find((segment) => /^[0-9]+$/.test(segment));
+  }
+
+  /** Keys of this run's Redis prefix naming the user (userIdNamedBy), the session index included. */
   async function redisKeysOf(userId: string): Promise<string[]> {
     const prefix = process.env.REDIS_KEY_PREFIX ?? '';
     const found: string[] = [];
@@ -131,12 +144,7 @@ describe('DELETE /me: the account and everything of it', () => {
     do {
       const [next, keys] = await api.deps.redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
       cursor = next;
-      found.push(
-        // A grant's keys (`grant:<grant id>:tokens`) name a grant id, another sequence than user ids.
-        ...keys.filter((key) =>
-          new RegExp(`(^|:|\\{)(?<!grant:)${userId}(:|\\}|$)`).test(key.slice(prefix.length)),
-        ),
-      );
+      found.push(...keys.filter((key) => userIdNamedBy(key.slice(prefix.length)) === userId));
     } while (cursor !== '0');
     return found;
   }
