@@ -1,4 +1,5 @@
-import type { UserRead } from '@pfs/resource-store';
+import { entryPresentedLineBackfillSql, type UserRead } from '@pfs/resource-store';
+import { Client } from 'pg';
 import request from 'supertest';
 import {
   ApiTestApp,
@@ -106,5 +107,64 @@ describe('GET /entries: the stored presented lines after every kind of write', (
     await putMainCurrency({ main: 'EUR', update: 'historical', update_accounts: true });
     written = await expectSameBytes();
     expect(written.has(ids.plain)).toBe(true);
+  });
+});
+
+/**
+ * The sessions that may write entries besides the API's (psql, the CLI, a pooler's connection left with other
+ * settings): each setting the line's SQL could read, set as far from the API's as it goes.
+ */
+const OTHER_SESSIONS = [
+  `SET TimeZone = 'America/New_York'; SET DateStyle = 'SQL, DMY'; SET IntervalStyle = 'postgres_verbose'`,
+  `SET TimeZone = '+05:30'; SET DateStyle = 'German'; SET extra_float_digits = -15; SET lc_numeric = 'C'`,
+];
+
+describe('GET /entries: the stored lines written from sessions with other settings', () => {
+  it('when entries are written under another TimeZone, DateStyle and number settings, then their lines and pages are the API session’s', async () => {
+    const longDesc = 'é😀\u2028"'.repeat(700); // a line of over 4 KB: stored compressed or out of line
+    const category = await createCategory(api.app, user, { name: 'Rent', type: 'expense' });
+    const rows = [
+      await postEntry(api.app, user, {
+        amount: 1,
+        currency: { code: 'EUR' },
+        date: '2025-12-31',
+        account: accounts.cash,
+        category,
+      }),
+      await postEntry(api.app, user, {
+        amount: 2,
+        currency: { code: 'EUR' },
+        date: '2025-01-01',
+        account: accounts.cash,
+        category,
+      }),
+    ];
+    for (const [index, settings] of OTHER_SESSIONS.entries()) {
+      const other = new Client({ connectionString: process.env.DATABASE_URL });
+      await other.connect();
+      try {
+        await other.query(settings);
+        // Near a UTC midnight (the day differs in both zones), with a millisecond the ISO form writes as `.5`.
+        await other.query(
+          `UPDATE entries SET created_at = '2025-05-09 23:30:00.999999+00', modified_at = '2025-05-09 23:59:59.5+00',
+             amount = '-0.000000000', description = $2, tag_ids = ARRAY[$3, $3]::bigint[]
+           WHERE id = $1`,
+          [rows[index], index === 0 ? longDesc : 'x', ids.tag],
+        );
+      } finally {
+        await other.end();
+      }
+    }
+    const stored: Array<{ same: boolean; line: string | null }> = await api.deps.dataSource.query(
+      `SELECT e.presented_line AS line, e.presented_line IS NOT DISTINCT FROM (${entryPresentedLineBackfillSql('e.')}) AS same
+       FROM entries e WHERE e.id = ANY($1::bigint[])`,
+      [rows],
+    );
+    expect(stored.map((row) => [row.line !== null, row.same])).toEqual([
+      [true, true],
+      [true, true],
+    ]);
+    const written = await expectSameBytes();
+    expect(rows.every((id) => written.has(id))).toBe(true);
   });
 });
