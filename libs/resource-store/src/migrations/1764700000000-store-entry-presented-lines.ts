@@ -37,6 +37,10 @@ export class StoreEntryPresentedLines1764700000000 implements MigrationInterface
   name = 'StoreEntryPresentedLines1764700000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    // The rewrite takes about 22 s a million entries, and waits for the table's lock first: a statement_timeout
+    // the role or database sets for the services (docs/scaling.md: 30 s behind PgBouncer) would cancel it on a
+    // large table, failing every start that migrates. LOCAL: this migration's transaction only (poolers too).
+    await queryRunner.query(`SET LOCAL statement_timeout = 0`);
     await queryRunner.query(`ALTER TABLE entries ADD COLUMN presented_line text`);
     await queryRunner.query(`
       CREATE FUNCTION entry_presented_line() RETURNS trigger LANGUAGE plpgsql SET datestyle = 'ISO, MDY' AS $$
