@@ -10,15 +10,24 @@ export function entryPresentedLine(main: string): string {
   return `CASE WHEN t.currency = ${main} THEN t.presented_line END`;
 }
 
-/** The SQL texts of `entryPresentedLine` by the user id's parameter (`$1`, `$3`, …): built once each. */
-const byUserParameter = new Map<string, string>();
+/** The SQL texts of `entryPresentedLine` by the parameters of the user id and main currency: built once each. */
+const byParameters = new Map<string, string>();
 
-/** `entryPresentedLine` in the user's main currency, the user given by its id's parameter. */
-export function entryPresentedLineOf(userParameter: string): string {
-  let sql = byUserParameter.get(userParameter);
+/**
+ * `entryPresentedLine` in the user's main currency: the one the caller read and presents the page's other
+ * entries with, given by its parameter (`PageRequest.presentedMain`), else the users row's, in the page's own
+ * statement (the user given by its id's parameter).
+ */
+export function entryPresentedLineOf(userParameter: string, mainParameter?: string): string {
+  const key = `${userParameter} ${mainParameter ?? ''}`;
+  let sql = byParameters.get(key);
   if (sql === undefined) {
-    sql = entryPresentedLine(`(SELECT u.currency FROM users u WHERE u.id = ${userParameter})`);
-    byUserParameter.set(userParameter, sql);
+    sql = entryPresentedLine(
+      mainParameter === undefined
+        ? `(SELECT u.currency FROM users u WHERE u.id = ${userParameter})`
+        : `${mainParameter}::text`,
+    );
+    byParameters.set(key, sql);
   }
   return sql;
 }

@@ -16,9 +16,10 @@ export interface ListPageOptions<T> {
   /**
    * Given (with `jsonPage`), the page comes as its rows' final representations where Postgres has them: the SQL
    * of a row's whole line (keys and representation as JSON text, see `listPresentedPage`) over alias `t`, or NULL
-   * for a row to be presented by the caller (read as `jsonPage` reads it), given the user id's parameter.
+   * for a row to be presented by the caller (read as `jsonPage` reads it), given the user id's parameter and,
+   * when the request gives `presentedMain`, that main currency's parameter.
    */
-  presented?: (userParameter: string) => string;
+  presented?: (userParameter: string, mainParameter?: string) => string;
   userId: string;
   request: PageRequest;
   filters: SqlFilter[];
@@ -118,6 +119,8 @@ async function readPage<T>(
     : whereSql;
   const offset = request.after ? 0 : request.offset;
   const user = params.add(userId);
+  const main =
+    presented && request.presentedMain !== undefined ? params.add(request.presentedMain) : undefined;
   const countSql = `SELECT count(*)::int FROM ${table} t WHERE ${whereSql}`;
   const totalSql = request.totalSql ? request.totalSql(user) : !request.totalCache ? countSql : undefined;
   const withCount = totalSql !== undefined;
@@ -135,7 +138,7 @@ async function readPage<T>(
        ${
          presented && jsonPage
            ? `SELECT meta.*, (SELECT string_agg(p.__line, E'\\n') FROM (
-                SELECT coalesce(${presented(user)}, ${keyedLineSql(`${jsonPage.select}::text`)}) AS __line
+                SELECT coalesce(${presented(user, main)}, ${keyedLineSql(`${jsonPage.select}::text`)}) AS __line
                 FROM ${table} t WHERE ${pageWhere} ${order} ${limits}) p) AS __page FROM meta`
            : jsonPage
              ? `SELECT meta.*, (SELECT json_agg(p.__row) FROM (SELECT ${jsonPage.select} AS __row FROM ${table} t

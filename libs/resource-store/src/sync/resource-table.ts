@@ -41,9 +41,9 @@ export interface ResourceTableOptions<T extends SyncedRecord> {
   /**
    * Optional, with `jsonColumns`: the SQL of a row's whole line of a presented page over alias `t` (its keys and
    * final representation as JSON text, see list-page.ts `listPresentedPage`; NULL for a row the caller
-   * presents), given the user id's parameter, for `listPresented`.
+   * presents), given the user id's parameter (and `PageRequest.presentedMain`'s), for `listPresented`.
    */
-  presentedLine?: (userParameter: string) => string;
+  presentedLine?: (userParameter: string, mainParameter?: string) => string;
   toSnapshot(record: T): Snapshot;
   toColumns(snapshot: Snapshot): Record<string, unknown>;
 }

@@ -55,6 +55,13 @@ export interface PageRequest {
    * statement, same snapshot: `PageResult.listState`. For a list that needs it and has not read it yet.
    */
   withListState?: boolean;
+  /**
+   * A presented page (ResourceTable.listPresented) whose caller read the user's main currency before the page
+   * (its list state): the stored representations, written as if in the main currency, are used only for rows in
+   * this one, the one the caller presents the others with, not in the one the users row holds when the page is
+   * read (a main-currency change committing between the two reads would otherwise mix them in one answer).
+   */
+  presentedMain?: string;
 }
 
 export interface PageResult<T> {

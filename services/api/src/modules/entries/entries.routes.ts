@@ -76,6 +76,8 @@ export function entriesHandlers(deps: ApiDependencies) {
       return;
     }
     params.withListState = !knownState;
+    // Stored lines only for entries in the main currency the other entries are presented with (read above).
+    params.presentedMain = knownState?.settings.main;
     if (
       isUnfiltered(filters) &&
       !seriesFilter.length &&

@@ -9,6 +9,8 @@ import {
   startApiTestApp,
   TestUser,
 } from '../../support/api-test-app';
+import { entryPresenterFor } from '../../../src/modules/entries/entry-presenter-for';
+import { presentedPageBody } from '../../../src/modules/entries/presented-page-body';
 import { postAccount, postEntry } from './ledger-http';
 import { bothWays, page } from './presented-page-both-ways';
 
@@ -166,5 +168,26 @@ describe('GET /entries: the stored lines written from sessions with other settin
     ]);
     const written = await expectSameBytes();
     expect(rows.every((id) => written.has(id))).toBe(true);
+  });
+});
+
+describe('GET /entries: the stored lines and a main currency the caller read before the page', () => {
+  it('when the main currency changes between the caller’s read of it and the page, then the page is presented in the one it read', async () => {
+    // What the route does with a stored page under an older version: the list state first, then the page.
+    const known = (await api.deps.store.listState(user.userId)).settings;
+    expect(known.main).toBe('EUR');
+    await putMainCurrency({ main: 'USD' });
+    try {
+      const table = api.deps.repos.entries.table;
+      const presenterFor = entryPresenterFor(api.deps);
+      const general = await table.list(read(), page());
+      const present = await presenterFor(read(), general.items, known);
+      const presented = await table.listPresented(read(), page({ presentedMain: known.main }));
+      const body = await presentedPageBody(presenterFor, read(), presented.items, known);
+      expect(body).toBe(JSON.stringify(general.items.map(present)));
+      expect(presented.items.filter((item) => typeof item === 'string').length).toBeGreaterThan(0);
+    } finally {
+      await putMainCurrency({ main: 'EUR' });
+    }
   });
 });
