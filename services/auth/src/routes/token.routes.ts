@@ -6,7 +6,12 @@ import type { Logger } from '@pfs/logger';
 import { Request, RequestHandler, Response, Router } from 'express';
 import { parseForm } from '../web/form';
 import { decodeFormEncodedBasic } from '../oauth/client-credentials';
-import { newOAuthResponse, sendOAuthResponse, toOAuthRequest } from '../oauth/express-adapter';
+import {
+  newOAuthResponse,
+  sendNoStoreJson,
+  sendOAuthResponse,
+  toOAuthRequest,
+} from '../oauth/express-adapter';
 import { TokenEndpointError } from '../oauth/token-endpoint-error';
 import { checkTokenRequest, TokenRequestCheckDependencies } from '../oauth/token-request-checks';
 import type { RateLimiter } from '../security/rate-limiter';
@@ -61,10 +66,8 @@ function adaptError(response: OAuthResponse) {
 const parseTokenForm: RequestHandler = (req, res, next) =>
   parseForm(req, res, (error?: unknown) => {
     if (!error) return next();
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Pragma', 'no-cache');
     const field = error instanceof AppError ? error.fields?.[0] : undefined;
-    res.status(400).json({
+    sendNoStoreJson(res, 400, {
       error: 'invalid_request',
       error_description: field
         ? `The parameter ${field.field} ${field.error}.`

@@ -23,6 +23,8 @@ describe('token endpoint errors', () => {
     expect(answer.status).toBe(status);
     expect(answer.body).toEqual({ error, error_description: expect.any(String) });
     expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.headers['pragma']).toBe('no-cache');
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
   }
 
   it('when the code parameter is missing, then 400 invalid_request', async () => {

@@ -38,6 +38,11 @@ describe('authorization code flow (walking skeleton)', () => {
 
     const token = await exchangeCode(auth.app, client, { code: code! }).expect(200);
     expect(token.headers['cache-control']).toBe('no-store');
+    expect(token.headers['pragma']).toBe('no-cache');
+    expect(token.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(token.headers['content-length'])).toBe(Buffer.byteLength(token.text));
+    // No validator on an answer no cache may keep (RFC 6749 §5.1; written without res.json's ETag).
+    expect(token.headers['etag']).toBeUndefined();
     expect(token.body).toEqual({
       access_token: expect.any(String),
       token_type: 'bearer',
