@@ -1,16 +1,12 @@
 import { LIST_VERSION_KEY_PREFIX, LIST_VERSION_QUIET_MS } from '@pfs/contracts';
 import type { ActorStore, ListState } from '@pfs/resource-store';
+import { HeldValues } from '../middleware/held-values';
 import type { TrackedKeys } from '../middleware/tracked-keys';
 
 /** How long a held list state may be used without an invalidation: bounds a lost signal (a writer that died). */
 export const HELD_LIST_STATE_MAX_AGE_MS = 1_000;
 /** How many users' list states are held at most (a few hundred bytes each). */
 export const HELD_LIST_STATE_MAX_ENTRIES = 20_000;
-
-interface Held {
-  state: ListState;
-  expiresAt: number;
-}
 
 /**
  * Each user's list state (UserStore.listState: the list version and the currency settings) held in this process,
@@ -20,7 +16,8 @@ interface Held {
  * Kept true by the writers' signal: every committed write that moves a user's version sets
  * `list-version:<userId>` in Redis before it answers (UserStore.written, in the API, worker, auth and CLI), and
  * the gate's tracked keys (TrackedKeys, CLIENT TRACKING BCAST) report that key's invalidation here, which drops
- * the copy. A write in this process drops it at once, before the Redis round trip. The rules are TrackedKeys's:
+ * the copy. A write in this process drops it at once, before the Redis round trip. The rules are TrackedKeys's
+ * (the same bookkeeping: HeldValues):
  * - Used only while tracking is on (`keys.enabled`): without it (a Redis Cluster, GATE_LOCAL_CACHE=off, a
  *   connection down or coming back) every call reads Postgres as before, and everything held is forgotten when
  *   tracking goes down or comes up again (an invalidation may have been lost).
@@ -33,11 +30,7 @@ interface Held {
  *   leaves other processes' copies stale for at most that long.
  */
 export class HeldListStates {
-  private readonly held = new Map<string, Held>();
-  /** Users whose state is being read, and whether an invalidation of it arrived meanwhile. */
-  private readonly inFlight = new Map<string, { readers: number; invalidated: boolean }>();
-  /** Bumped when everything is forgotten: a read that began before does not store. */
-  private epoch = 0;
+  private readonly held: HeldValues<ListState>;
   /** Until when (ms) nothing of a user, or of anyone, is held: LIST_VERSION_QUIET_MS after an invalidation. */
   private readonly quietUntil = new Map<string, number>();
   private everyoneQuietUntil = 0;
@@ -48,6 +41,7 @@ export class HeldListStates {
     private readonly maxAgeMs = HELD_LIST_STATE_MAX_AGE_MS,
     private readonly maxEntries = HELD_LIST_STATE_MAX_ENTRIES,
   ) {
+    this.held = new HeldValues(maxEntries);
     keys?.watch(LIST_VERSION_KEY_PREFIX, (key) =>
       key === undefined ? this.forgetAll() : this.forget(key.slice(LIST_VERSION_KEY_PREFIX.length)),
     );
@@ -60,34 +54,23 @@ export class HeldListStates {
 
   /** Whether the user's state is held now (tests). */
   holds(userId: string): boolean {
-    return (this.held.get(userId)?.expiresAt ?? 0) > Date.now();
+    return this.held.get([userId], Date.now()) !== undefined;
   }
 
   /** The user's list state: held, or read from Postgres (and held when that is safe). */
   async listState(userId: string): Promise<ListState> {
     if (!this.keys?.enabled) return this.store.listState(userId);
-    const held = this.held.get(userId);
-    if (held && held.expiresAt > Date.now()) return held.state;
+    const held = this.held.get([userId], Date.now());
+    if (held) return held[0];
     if (this.isQuiet(userId)) return this.store.listState(userId);
-    const epoch = this.epoch;
-    const flight = this.inFlight.get(userId) ?? { readers: 0, invalidated: false };
-    flight.readers += 1;
-    this.inFlight.set(userId, flight);
-    let state: ListState;
-    try {
-      state = await this.store.listState(userId);
-    } finally {
-      if (--flight.readers === 0) this.inFlight.delete(userId);
-    }
-    if (!flight.invalidated && epoch === this.epoch && this.keys.enabled) this.hold(userId, state);
+    const { result: state, clean } = await this.held.load([userId], () => this.store.listState(userId));
+    if (clean && this.keys.enabled) this.held.set(userId, state, Date.now() + this.maxAgeMs);
     return state;
   }
 
   /** Drops the user's copy (a write of the user committed, here or in another process). */
   forget(userId: string): void {
-    this.held.delete(userId);
-    const flight = this.inFlight.get(userId);
-    if (flight) flight.invalidated = true;
+    this.held.invalidate(userId);
     const now = Date.now();
     if (this.quietUntil.size >= this.maxEntries)
       for (const [id, until] of this.quietUntil) if (until <= now) this.quietUntil.delete(id);
@@ -95,8 +78,7 @@ export class HeldListStates {
   }
 
   private forgetAll(): void {
-    this.held.clear();
-    this.epoch += 1;
+    this.held.flush();
     this.quietUntil.clear();
     this.everyoneQuietUntil = Date.now() + LIST_VERSION_QUIET_MS;
   }
@@ -109,12 +91,5 @@ export class HeldListStates {
     if (until > now) return true;
     this.quietUntil.delete(userId);
     return false;
-  }
-
-  private hold(userId: string, state: ListState): void {
-    this.held.delete(userId);
-    this.held.set(userId, { state, expiresAt: Date.now() + this.maxAgeMs });
-    // A Map iterates in insertion order: the first is the one stored longest ago.
-    if (this.held.size > this.maxEntries) this.held.delete(this.held.keys().next().value as string);
   }
 }

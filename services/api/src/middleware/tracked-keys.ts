@@ -1,4 +1,5 @@
 import type { Redis } from '@pfs/redis';
+import { HeldValues } from './held-values';
 
 /**
  * Redis values held in this process and kept true by Redis server-assisted client-side caching (one Redis
@@ -29,27 +30,13 @@ export interface TrackedKeysOptions {
   onStateChange?: (enabled: boolean, error?: unknown) => void;
 }
 
-interface Entry {
-  value: string | null;
-  expiresAt: number;
-}
-
 /** Told of each invalidated key under its prefix, and of every flush (`undefined`): see `watch`. */
 type KeyWatcher = { prefix: string; listener: (key: string | undefined) => void };
-
-interface InFlight {
-  readers: number;
-  /** An invalidation of the key arrived while a read of it was in flight. */
-  invalidated: boolean;
-}
 
 const INVALIDATION_CHANNEL = '__redis__:invalidate';
 
 export class TrackedKeys {
-  private readonly entries = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, InFlight>();
-  /** Bumped by every flush: a read that began before one does not store. */
-  private epoch = 0;
+  private readonly entries: HeldValues<string | null>;
   private tracking = false;
   private readonly subscriber: Redis;
   private readonly tracker: Redis;
@@ -65,6 +52,7 @@ export class TrackedKeys {
     private readonly redis: Redis,
     private readonly options: TrackedKeysOptions,
   ) {
+    this.entries = new HeldValues(options.maxEntries);
     // Own connections: a subscriber cannot send other commands, and tracking must follow its id. ioredis
     // must not resubscribe by itself on a reconnect: the id is read first (CLIENT ID is refused once subscribed).
     this.subscriber = redis.duplicate({ connectionName: 'pfs-api-invalidations', autoResubscribe: false });
@@ -112,30 +100,13 @@ export class TrackedKeys {
     store: (values: (string | null)[]) => number | undefined = () => Number.POSITIVE_INFINITY,
   ): Promise<(string | null)[]> {
     if (!this.tracking) return this.redis.mget(...keys);
-    const now = Date.now();
-    const held = this.held(keys, now);
+    const held = this.entries.get(keys, Date.now());
     if (held) return held;
-    const epoch = this.epoch;
-    for (const key of keys) {
-      const flight = this.inFlight.get(key);
-      if (flight) flight.readers += 1;
-      else this.inFlight.set(key, { readers: 1, invalidated: false });
-    }
-    let clean = true;
-    let values: (string | null)[];
-    try {
-      values = await this.redis.mget(...keys);
-    } finally {
-      for (const key of keys) {
-        const flight = this.inFlight.get(key)!;
-        if (flight.invalidated) clean = false;
-        if (--flight.readers === 0) this.inFlight.delete(key);
-      }
-    }
+    const { result: values, clean } = await this.entries.load(keys, () => this.redis.mget(...keys));
     const until = store(values);
-    if (clean && this.tracking && epoch === this.epoch && until !== undefined) {
+    if (clean && this.tracking && until !== undefined) {
       const expiresAt = Math.min(until, Date.now() + this.options.maxAgeMs);
-      keys.forEach((key, i) => this.hold(key, values[i], expiresAt));
+      keys.forEach((key, i) => this.entries.set(key, values[i], expiresAt));
     }
     return values;
   }
@@ -158,29 +129,7 @@ export class TrackedKeys {
 
   /** The values of `keys` when all are held (and tracking is on), without waiting. */
   peek(keys: string[]): (string | null)[] | undefined {
-    return this.tracking ? this.held(keys, Date.now()) : undefined;
-  }
-
-  private held(keys: string[], now: number): (string | null)[] | undefined {
-    const values: (string | null)[] = [];
-    for (const key of keys) {
-      const entry = this.entries.get(key);
-      if (!entry) return undefined;
-      if (entry.expiresAt <= now) {
-        this.entries.delete(key);
-        return undefined;
-      }
-      values.push(entry.value);
-    }
-    return values;
-  }
-
-  private hold(key: string, value: string | null, expiresAt: number): void {
-    this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt });
-    // A Map iterates in insertion order: the first key is the one stored longest ago.
-    if (this.entries.size > this.options.maxEntries)
-      this.entries.delete(this.entries.keys().next().value as string);
+    return this.tracking ? this.entries.get(keys, Date.now()) : undefined;
   }
 
   /** Keys written in Redis (with the deployment prefix), or null when Redis flushed its whole keyspace. */
@@ -193,16 +142,13 @@ export class TrackedKeys {
       if (!full.startsWith(prefix)) continue;
       const key = full.slice(prefix.length);
       for (const watcher of this.watchers) if (key.startsWith(watcher.prefix)) watcher.listener(key);
-      this.entries.delete(key);
-      const flight = this.inFlight.get(key);
-      if (flight) flight.invalidated = true;
+      this.entries.invalidate(key);
     }
   }
 
   /** Forgets everything held; reads in flight will not store. */
   private flush(): void {
-    this.entries.clear();
-    this.epoch += 1;
+    this.entries.flush();
     for (const watcher of this.watchers) watcher.listener(undefined);
   }
 
