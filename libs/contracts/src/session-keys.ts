@@ -11,3 +11,10 @@ export const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
  * short-lived, but named by the user's id, so the account deletion removes them too (a SCAN pattern).
  */
 export const userRateLimitKeyPattern = (userId: string) => `rl:{${userId}}:*`;
+
+/**
+ * The base of a subject's rate-limit counters (`<base><window>`): a user and application, or, unauthenticated,
+ * the client's IP. The gate's scripts build the same names in Lua (services/api gate-scripts.ts).
+ */
+export const rateLimitBase = (subject: { userId: string; app: string } | undefined, clientIp: string) =>
+  subject ? `rl:{${subject.userId}}:${subject.app}:` : `rl:{ip:${clientIp}}:`;

@@ -3,6 +3,7 @@ import {
   accessTokenKey,
   hashToken,
   parseAccessTokenRecord,
+  rateLimitBase,
   USER_PROFILE_KEY_PREFIX,
   userProfileGenerationKey,
   userProfileKey,
@@ -169,7 +170,10 @@ export class RequestGate {
       : [null];
     let record = this.recordOf(raw);
     // The subject is the record's even when expired, as the one-trip script derives it.
-    const base = record ? `rl:{${record.sub}}:${record.client_id ?? 'personal'}:` : `rl:{ip:${clientIp}}:`;
+    const base = rateLimitBase(
+      record && { userId: record.sub, app: record.client_id ?? 'personal' },
+      clientIp,
+    );
     if (record?.exp !== undefined && record.exp * 1000 <= Date.now()) record = undefined;
     const counted = local.limits.count(base, options.count);
     const profileKeys =
@@ -230,7 +234,7 @@ export class RequestGate {
     const subject = subjectOf(raw);
     const windowMs = this.options.windowSeconds * 1000;
     const bucket = Math.floor(now / windowMs);
-    const base = subject ? `rl:{${subject.userId}}:${subject.app}:` : `rl:{ip:${clientIp}}:`;
+    const base = rateLimitBase(subject, clientIp);
     const keys = [`${base}${bucket}`, `${base}${bucket - 1}`];
     if (subject && options.profile)
       keys.push(userProfileKey(subject.userId), userProfileGenerationKey(subject.userId));
