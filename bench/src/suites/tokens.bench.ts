@@ -48,7 +48,7 @@ async function measureIntrospection(context: BenchContext): Promise<void> {
     const seconds = defaultSeconds();
     const key = accessTokenKey(hashToken(token));
     const bare = await opsPerSecond(() => redis.get(key), seconds);
-    const gated = await opsPerSecond(() => gate.check(token, '127.0.0.1', { count: true }), seconds);
+    const gated = await opsPerSecond(async () => gate.check(token, '127.0.0.1', { count: true }), seconds);
     context.compare(
       `token check (RequestGate.check, ${IN_FLIGHT} in flight) vs bare Redis GET loop`,
       gated,

@@ -68,6 +68,34 @@ describe('startHttpServer timeouts', () => {
   });
 });
 
+describe('startHttpServer keep-alive of answers given at once', () => {
+  let running: RunningHttpServer;
+  /** Answers in the request's first synchronous part, before Node has seen the request's end. */
+  const atOnce = (_req: unknown, res: import('node:http').ServerResponse) => res.end('ok');
+  beforeAll(async () => {
+    running = await startHttpServer(atOnce, { port: 0 });
+  });
+  afterAll(() => running.stop(100));
+
+  it('when a request without a body is answered at once, then the connection stays open for the next one', async () => {
+    const client = await rawClient(running.url);
+    client.socket.write('GET /me HTTP/1.1\r\nHost: x\r\n\r\nGET /me HTTP/1.1\r\nHost: x\r\n\r\n');
+    while (client.received().split('HTTP/1.1 200').length < 3)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(client.received().toLowerCase()).not.toContain('connection: close');
+    expect(client.socket.destroyed).toBe(false);
+    client.socket.destroy();
+  });
+
+  it('when a request with a body is answered before the body is read, then the connection closes with it', async () => {
+    const client = await rawClient(running.url);
+    client.socket.write('POST /me HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a":');
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(client.received().toLowerCase()).toContain('connection: close');
+  });
+});
+
 describe('startHttpServer shutdown', () => {
   it('when stopped, then idle keep-alive sockets close at once, the in-flight request finishes, and stop resolves', async () => {
     const running = await startHttpServer(handler, { port: 0 });

@@ -23,13 +23,24 @@ const TIMEOUT_BODY = JSON.stringify({
 });
 
 /**
+ * Whether the request has a body to wait for (RFC 9112 6.3: a request without Transfer-Encoding or a
+ * non-zero Content-Length has none). Such a request is whole once its headers are: Node marks it `complete`
+ * only after the handler's first synchronous part, so an answer given at once (a held `GET /me`) must not
+ * be taken for one that left a body unread.
+ */
+function announcesBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
  * Cuts off a request whose body stalls: each piece of the body must arrive within `idleMs` of the last
  * (the socket's inactivity timer, which reads refresh). Node's own requestTimeout bounds the whole request;
  * this frees a stalled client's socket, and whatever the handler holds while it waits, long before that.
  * Once the body is in, the timer is off again: a slow download is not a stalled request.
  */
 export function guardBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number): void {
-  if (req.complete || idleMs <= 0) return;
+  if (req.complete || idleMs <= 0 || !announcesBody(req)) return;
   req.setTimeout(idleMs, () => {
     if (res.headersSent) {
       req.socket.destroy();

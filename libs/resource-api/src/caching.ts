@@ -16,9 +16,14 @@ export function strongEtag(body: string | Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
+/** The last date formatted: a held `/me` or page sends the same Last-Modified request after request. */
+let lastFormatted = { time: Number.NaN, text: '' };
+
 /** HTTP dates have whole seconds. */
 export function httpDate(date: Date): string {
-  return date.toUTCString();
+  const time = date.getTime();
+  if (time !== lastFormatted.time) lastFormatted = { time, text: date.toUTCString() };
+  return lastFormatted.text;
 }
 
 function etagMatches(header: string, etag: string): boolean {

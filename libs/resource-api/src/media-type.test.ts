@@ -12,7 +12,8 @@ describe('negotiateFormat', () => {
     ['application/json;q=0.9, application/vnd.service+json;q=0.5', 'json'],
     ['text/html, */*;q=0.1', 'vendor'],
     ['application/vnd.service+json; version=2, application/json', 'json'],
-  ])('when Accept is %p, then the format is %s', (accept, format) => {
+  ])('when Accept is %p (asked twice), then the format is %s both times', (accept, format) => {
+    expect(negotiateFormat(accept)).toBe(format);
     expect(negotiateFormat(accept)).toBe(format);
   });
 

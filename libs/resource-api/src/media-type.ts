@@ -44,12 +44,27 @@ function formatFor(entry: AcceptEntry): ResponseFormat | 'bad-version' | undefin
   return undefined;
 }
 
+/** Formats negotiated, by Accept value; emptied when full, so odd values cost only a parse. */
+const negotiated = new Map<string, ResponseFormat>();
+const MAX_NEGOTIATED = 1_000;
+
 /**
  * Picks the response format from Accept: absent or vendor type (version 1 or none: the newest) gives
  * the vendor type, `application/json` gives plain JSON. Anything else, or an unknown version, is a 406.
  */
 export function negotiateFormat(accept: string | undefined): ResponseFormat {
   if (!accept || !accept.trim()) return 'vendor';
+  // A client sends the same Accept on every request: parsed once per distinct value (a 406 is not kept).
+  let format = negotiated.get(accept);
+  if (format === undefined) {
+    format = negotiate(accept);
+    if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
+    negotiated.set(accept, format);
+  }
+  return format;
+}
+
+function negotiate(accept: string): ResponseFormat {
   const entries = parseAccept(accept).sort((a, b) => b.q - a.q || a.order - b.order);
   let badVersion = false;
   for (const entry of entries) {

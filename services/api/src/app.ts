@@ -4,6 +4,7 @@ import express, { Express } from 'express';
 import type { ApiDependencies } from './dependencies';
 import { apiContextOf } from './http/api-operation';
 import { frontDoor } from './http/front-door';
+import { memoizedTrust, type TrustTest } from './http/memoized-trust';
 import { apiModules, type ApiModule } from './modules';
 import { operationsOf } from './modules/api-module';
 import { mcpRoutes } from './modules/mcp/mcp.routes';
@@ -28,6 +29,8 @@ export function buildApiApp(deps: ApiDependencies, modules: readonly ApiModule[]
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', trustProxyValue(deps.config.TRUST_PROXY));
+  // Express compiled the setting into 'trust proxy fn'; the same test, its answers kept (memoized-trust.ts).
+  app.set('trust proxy fn', memoizedTrust(app.get('trust proxy fn') as TrustTest));
   // File uploads and downloads take and send other media types: the front door mounts them before its
   // JSON-only checks; every other operation comes after it. The MCP endpoint speaks JSON-RPC over its own
   // transport: it answers before the JSON-only checks too.

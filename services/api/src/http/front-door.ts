@@ -30,6 +30,7 @@ import { isGetMe } from '../modules/me/me.routes';
 import { protectedResourceRoutes, resourceMetadataUrl } from '../modules/mcp/protected-resource.routes';
 import { schemaRoutes } from '../modules/schema/schema.routes';
 import { oneLayer } from './one-layer';
+import { parseWhenBody } from './parse-when-body';
 import { pathScoped } from './path-scoped';
 import { recordedHeaders } from './recorded-headers';
 
@@ -74,7 +75,7 @@ export function frontDoor(deps: ApiDependencies, filesRouters: readonly Router[]
     ...filesRouters.map(pathScoped),
     negotiateMediaType,
     requireJsonBody,
-    express.json({ type: jsonBodyTypes, limit: '256kb', verify: jsonDepthVerifier() }),
+    parseWhenBody(express.json({ type: jsonBodyTypes, limit: '256kb', verify: jsonDepthVerifier() })),
     bodyTextGuard,
     placeholderBodies(deps.resourceApi.schemas),
   );

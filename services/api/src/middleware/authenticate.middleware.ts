@@ -4,7 +4,7 @@ import { attachCallerContext } from '@pfs/resource-api';
 import { AccessTokenRecord, parseScope } from '@pfs/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import type { RequestContext } from '../http/request-context';
-import type { RequestGate } from './request-gate';
+import type { GateResult, RequestGate } from './request-gate';
 
 const CHALLENGE = 'Bearer realm="pfs"';
 
@@ -57,15 +57,32 @@ export interface AuthenticateOptions {
   resourceMetadata?: (req: Request) => string;
 }
 
+/** Parsed once per distinct scope string (a handful per deployment), not per request; never mutated. */
+const parsedScopes = new Map<string, readonly string[]>();
+const MAX_PARSED_SCOPES = 1_000;
+
+function scopesOf(scope: string | undefined): readonly string[] {
+  const key = scope ?? '';
+  let scopes = parsedScopes.get(key);
+  if (!scopes) {
+    scopes = Object.freeze(parseScope(scope));
+    if (parsedScopes.size >= MAX_PARSED_SCOPES) parsedScopes.clear();
+    parsedScopes.set(key, scopes);
+  }
+  return scopes;
+}
+
 export function authenticate(gate: RequestGate, options: AuthenticateOptions = {}) {
   const { onPersonalTokenUse, prefetchProfile, recoverRecord, resourceMetadata } = options;
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const token = extractToken(req.get('authorization'));
-    const counted = !isRateLimitStatus(req);
-    const result = await gate.check(token, req.ip ?? 'unknown', {
-      count: counted,
-      profile: prefetchProfile?.(req) ?? false,
-    });
+
+  const admit = (
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    token: string | undefined,
+    counted: boolean,
+    result: GateResult,
+  ): void | Promise<void> => {
     res.setHeader('X-RateLimit-Limit', String(result.limit));
     res.setHeader('X-RateLimit-Remaining', String(result.remaining));
     if (!result.allowed) {
@@ -81,20 +98,34 @@ export function authenticate(gate: RequestGate, options: AuthenticateOptions = {
         resourceMetadata?.(req),
       );
     }
-    const record = result.record ?? (await recoverRecord?.(token));
-    if (!record) {
-      throw unauthenticated(
-        'The access token is invalid, expired or revoked.',
-        resourceMetadata?.(req),
-        'invalid_token',
-      );
-    }
+    if (result.record) return enter(req, res, next, counted, result, result.record);
+    // Redis restarted empty: the record comes back from Postgres, if the token is still live.
+    return (recoverRecord ? recoverRecord(token) : Promise.resolve(undefined)).then((record) => {
+      if (!record) {
+        throw unauthenticated(
+          'The access token is invalid, expired or revoked.',
+          resourceMetadata?.(req),
+          'invalid_token',
+        );
+      }
+      enter(req, res, next, counted, result, record);
+    });
+  };
+
+  const enter = (
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    counted: boolean,
+    result: GateResult,
+    record: AccessTokenRecord,
+  ): void => {
     const app = record.client_id ?? 'personal';
     const context: RequestContext = {
       userId: record.sub,
       clientId: record.client_id,
       app,
-      scopes: parseScope(record.scope),
+      scopes: scopesOf(record.scope),
       tokenKind: record.kind,
       tokenId: record.token_id,
       rateLimit: result,
@@ -111,5 +142,19 @@ export function authenticate(gate: RequestGate, options: AuthenticateOptions = {
     // `extra` is private to the user and the application: handlers open the store's contexts from this
     // context (`deps.store.read(ctx)`), which carries `app`.
     next();
+  };
+
+  // Synchronous when the gate answers from what it holds (the usual case): no promise per request. A
+  // promise returned (a gate or record read) rejects with the same errors a throw here would give.
+  return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
+    const token = extractToken(req.get('authorization'));
+    const counted = !isRateLimitStatus(req);
+    const checked = gate.check(token, () => req.ip ?? 'unknown', {
+      count: counted,
+      profile: prefetchProfile?.(req) ?? false,
+    });
+    if (checked instanceof Promise)
+      return checked.then((result) => admit(req, res, next, token, counted, result));
+    return admit(req, res, next, token, counted, checked);
   };
 }

@@ -119,11 +119,30 @@ export class RequestGate {
     return this.redis as unknown as GateCommands;
   }
 
-  /** Authenticates `token` (may be undefined) and counts the request unless `options.count` is false. */
-  async check(token: string | undefined, clientIp: string, options: GateCheckOptions): Promise<GateResult> {
+  /**
+   * Authenticates `token` (may be undefined) and counts the request unless `options.count` is false. With the
+   * token's record (and profile, when asked) held and the limit decided without waiting, the answer is given
+   * at once, not as a promise: the request goes on in the same turn, without the promise and microtask a
+   * held answer cost each request (docs/bench.md, session 8). `clientIp` is asked only for a request without
+   * a valid record (the limit's subject then), as reading it (`req.ip`) parses the proxy addresses.
+   */
+  check(
+    token: string | undefined,
+    clientIp: string | (() => string),
+    options: GateCheckOptions,
+  ): GateResult | Promise<GateResult> {
     const key = accessTokenKey(token ? hashToken(token) : 'none');
-    if (this.local?.keys.enabled)
-      return this.checkLocally(this.local, token ? key : undefined, clientIp, options);
+    const ip = typeof clientIp === 'string' ? () => clientIp : clientIp;
+    if (this.local?.keys.enabled) return this.checkLocally(this.local, token ? key : undefined, ip, options);
+    return this.checkInOneTrip(token, key, ip(), options);
+  }
+
+  private async checkInOneTrip(
+    token: string | undefined,
+    key: string,
+    clientIp: string,
+    options: GateCheckOptions,
+  ): Promise<GateResult> {
     const now = Date.now();
     const reply = isCluster(this.redis)
       ? await this.checkOnCluster(token ? key : undefined, clientIp, now, options)
@@ -158,22 +177,31 @@ export class RequestGate {
     };
   }
 
-  private async checkLocally(
+  private checkLocally(
     local: GateLocal,
     key: string | undefined,
-    clientIp: string,
+    clientIp: () => string,
     options: GateCheckOptions,
-  ): Promise<GateResult> {
+  ): GateResult | Promise<GateResult> {
     // Held values and a local decision are used as they are, without a turn of the event loop.
-    const [raw] = key
-      ? (local.keys.peek([key]) ?? (await local.keys.read([key], untilRecordExpires)))
-      : [null];
+    const held = key ? local.keys.peek([key]) : [null];
+    if (held) return this.decideLocally(local, held[0], clientIp, options);
+    return local.keys
+      .read([key!], untilRecordExpires)
+      .then(([raw]) => this.decideLocally(local, raw, clientIp, options));
+  }
+
+  private decideLocally(
+    local: GateLocal,
+    raw: string | null,
+    clientIp: () => string,
+    options: GateCheckOptions,
+  ): GateResult | Promise<GateResult> {
     let record = this.recordOf(raw);
     // The subject is the record's even when expired, as the one-trip script derives it.
-    const base = rateLimitBase(
-      record && { userId: record.sub, app: record.client_id ?? 'personal' },
-      clientIp,
-    );
+    const base = record
+      ? rateLimitBase({ userId: record.sub, app: record.client_id ?? 'personal' }, '')
+      : rateLimitBase(undefined, clientIp());
     if (record?.exp !== undefined && record.exp * 1000 <= Date.now()) record = undefined;
     const counted = local.limits.count(base, options.count);
     const profileKeys =
@@ -181,11 +209,11 @@ export class RequestGate {
         ? [userProfileKey(record.sub), userProfileGenerationKey(record.sub)]
         : undefined;
     const heldProfile = profileKeys && local.keys.peek(profileKeys);
-    const [limit, profile] =
-      !(counted instanceof Promise) && (!profileKeys || heldProfile)
-        ? [counted, heldProfile]
-        : await Promise.all([counted, heldProfile ?? (profileKeys && local.keys.read(profileKeys))]);
-    return this.resultOf(limit, record, profile && profileOf(profile));
+    if (!(counted instanceof Promise) && (!profileKeys || heldProfile))
+      return this.resultOf(counted, record, heldProfile && profileOf(heldProfile));
+    return Promise.all([counted, heldProfile ?? (profileKeys && local.keys.read(profileKeys))]).then(
+      ([limit, profile]) => this.resultOf(limit, record, profile && profileOf(profile)),
+    );
   }
 
   /**

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
 import { presentUser } from './me.presenter';
-import { decodeRepresentation } from './user-profile-cache';
+import { decodeHeldRepresentation } from './user-profile-cache';
 
 /** The requests the authentication step reads the cached `/me` for (a miss just falls back to Postgres). */
 export const isGetMe = (req: Request) =>
@@ -21,7 +21,7 @@ export function getMeHandler(
   return async (ctx, req, res) => {
     const { userId, rateLimit } = ctx;
     const lookup = rateLimit.profile;
-    const cached = lookup && 'cached' in lookup ? decodeRepresentation(lookup.cached) : undefined;
+    const cached = lookup && 'cached' in lookup ? decodeHeldRepresentation(lookup.cached) : undefined;
     if (cached) {
       respond.sendPrepared(req, res, 'me', cached);
       return;

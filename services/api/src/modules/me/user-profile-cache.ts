@@ -40,6 +40,27 @@ export function encodeRepresentation(prepared: PreparedRepresentation): string {
   return `${prepared.etag}\n${modified}\n${prepared.body}`;
 }
 
+/** Held profiles decoded at most this many at once (emptied when full): one per user served lately. */
+const MAX_DECODED = 1_024;
+const decoded = new Map<string, PreparedRepresentation>();
+
+/**
+ * `decodeRepresentation` of a held cached value, with its body encoded once: the gate hands the same string
+ * to every `GET /me` of a user until it changes, so its slices, date and bytes are made once, not per
+ * request (docs/bench.md, session 8). Keyed by the value itself, so a changed profile is a new entry.
+ */
+export function decodeHeldRepresentation(raw: string): PreparedRepresentation | undefined {
+  let prepared = decoded.get(raw);
+  if (!prepared) {
+    const fresh = decodeRepresentation(raw);
+    if (!fresh) return undefined;
+    prepared = { ...fresh, bytes: Buffer.from(fresh.body) };
+    if (decoded.size >= MAX_DECODED) decoded.clear();
+    decoded.set(raw, prepared);
+  }
+  return prepared;
+}
+
 export function decodeRepresentation(raw: string): PreparedRepresentation | undefined {
   const first = raw.indexOf('\n');
   const second = first === -1 ? -1 : raw.indexOf('\n', first + 1);

@@ -180,6 +180,47 @@ describe('the rate limit counted in batches by several API processes', () => {
     return Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0);
   };
 
+  it('when the record is held and the limit decided here, then the check answers at once, as the awaited one did', async () => {
+    const [busy] = await startGates(1, 1_000_000, { hotRequests: 1, liveMs: 60_000 });
+    const { token, sub } = await newSubject();
+    try {
+      const awaited = await busy.gate.check(token, '127.0.0.1', { count: true });
+      // Once Redis has answered a batch of it, the (busy) subject is decided here.
+      await until(
+        async () => !(busy.gate.check(token, '127.0.0.1', { count: true }) instanceof Promise),
+        'decided here',
+      );
+      const atOnce = busy.gate.check(token, '127.0.0.1', { count: true });
+      expect(atOnce).not.toBeInstanceOf(Promise);
+      const held = atOnce as Awaited<typeof atOnce>;
+      expect(held.record).toEqual(awaited.record);
+      expect(held.record?.sub).toBe(sub);
+      expect(held.allowed).toBe(true);
+      expect(held.bucketKey).toBe(awaited.bucketKey);
+      expect(held.limit).toBe(awaited.limit);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('when a valid record is held, then the client address is not read; without a valid record it is', async () => {
+    const [busy] = await startGates(1, 1_000_000, { hotRequests: 1, liveMs: 60_000 });
+    const { token } = await newSubject();
+    try {
+      const asked: string[] = [];
+      const address = (ip: string) => () => (asked.push(ip), ip);
+      await busy.gate.check(token, address('10.0.0.1'), { count: true });
+      await busy.gate.check(token, address('10.0.0.1'), { count: true });
+      expect(asked).toEqual([]);
+      const anonymous = await busy.gate.check(undefined, address('10.0.0.2'), { count: true });
+      expect(asked).toEqual(['10.0.0.2']);
+      expect(anonymous.bucketKey).toContain('ip:10.0.0.2');
+      expect(anonymous.record).toBeUndefined();
+    } finally {
+      await busy.close();
+    }
+  });
+
   it('when three processes send 300 requests of one subject at once, then exactly the limit is admitted', async () => {
     const gates = await startGates(3);
     try {
