@@ -48,8 +48,9 @@ export class Responder {
     return this.prepareText(JSON.stringify(payload), lastModified);
   }
 
-  /** `prepare` of a body already serialised. */
-  prepareText(body: string, lastModified?: Date): PreparedRepresentation {
+  /** `prepare` of a body already serialised, as text or as its UTF-8 bytes (then kept as bytes only). */
+  prepareText(body: string | Buffer, lastModified?: Date): PreparedRepresentation {
+    if (typeof body !== 'string') return { body: '', bytes: body, etag: strongEtag(body), lastModified };
     const bytes = Buffer.from(body);
     return { body, bytes, etag: strongEtag(bytes), lastModified };
   }
@@ -145,7 +146,8 @@ export class Responder {
       schema: string;
       params: ListParams;
       result: Omit<PageResult<never>, 'items'>;
-      body: string;
+      /** The JSON text, or its UTF-8 bytes. */
+      body: string | Buffer;
       last?: { changeSeq: string; id: string };
       newest?: Date;
     },

@@ -3,6 +3,7 @@ import type { JsonPage } from './json-page';
 import { SqlFilter, SqlParams } from './sql-params';
 import { LIST_VERSION_SQL } from './change-sequence';
 import { preparedQuery } from '../prepared-query';
+import { presentedJson } from './presented-json';
 import type { PageRequest, PageResult, PresentedPageResult, RawRow, TotalCountCache } from './sync-types';
 import { toListState } from './user-store';
 
@@ -55,7 +56,8 @@ export async function listPage<T>(
  * rows come as one text, a line each: `<change_seq> <id> <modified_at as epoch ms> <item>`, where the item is
  * a representation (`{…}`) or, for a row to present, `jsonPage`'s JSON array. The keys give the page's order
  * (checked, as `listPage` checks it: no sort in the statement), the next cursor's position (`last`, when a next
- * page exists) and the newest `modified_at` of the items.
+ * page exists) and the newest `modified_at` of the items. A page whose every item Postgres wrote comes as its
+ * JSON array's bytes (`json`, presented-json.ts) instead of items.
  */
 export async function listPresentedPage<T extends { changeSeq: string; id: string }>(
   source: DataSource | EntityManager,
@@ -68,6 +70,8 @@ export async function listPresentedPage<T extends { changeSeq: string; id: strin
     return { ...page, last: page.hasMore ? page.items[page.items.length - 1] : undefined };
   }
   const { first, total } = await readPage(source, options);
+  const whole = presentedJson(first.__page as string | null, request.perPage);
+  if (whole) return { ...pageMeta(first, total, request), items: [], ...whole };
   const rows = inPageOrder(first.__page === null ? [] : String(first.__page).split('\n').map(keyedLine));
   const hasMore = rows.length > request.perPage;
   if (hasMore) rows.length = request.perPage;

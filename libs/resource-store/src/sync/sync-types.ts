@@ -83,7 +83,13 @@ export interface PageResult<T> {
  * (ResourceTable.listPresented), the others records for the caller to present.
  */
 export interface PresentedPageResult<T> extends Omit<PageResult<T>, 'items'> {
+  /** Empty when `json` is given. */
   items: Array<string | T>;
+  /**
+   * When the store wrote every item: the page's JSON array as UTF-8 bytes (presented-json.ts), to send as it is;
+   * `items` is then empty.
+   */
+  json?: Buffer;
   /** The last item's keyset position (the next page's cursor starts after it). */
   last?: { changeSeq: string; id: string };
   /** The latest `modified_at` of the items. */

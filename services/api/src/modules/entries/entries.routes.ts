@@ -100,7 +100,7 @@ export function entriesHandlers(deps: ApiDependencies) {
       schema: 'entries',
       params,
       result,
-      body: await presentedPageBody(presenterFor, read, result.items, listState.settings),
+      body: await presentedPageBody(presenterFor, read, result, listState.settings),
       last: result.last,
       newest: result.newest,
     });

@@ -204,6 +204,40 @@ describe('GET /entries: the representations Postgres writes', () => {
     expect([none.body, none.presented.last, none.presented.newest]).toEqual(['[]', undefined, undefined]);
   });
 
+  it('when Postgres wrote every entry of a page, then the page comes as bytes, the general presenter’s', async () => {
+    const plain = ['plain', 'noCategory', 'tags', 'completed', 'escapes', 'sixDigits', 'smallestPlain'];
+    const written = buildEntryFilters({
+      ids: [...plain, 'fineRate', 'evenTimes', 'oldTimes', 'oldDay', 'deleted'].map((name) => ids[name]),
+    });
+    const pages = [
+      page({ includeDeleted: true }),
+      page(),
+      page({ perPage: 4, offset: 3, includeDeleted: true }),
+    ];
+    let after: PageRequest['after'];
+    for (let index = 0; index < 6; index += 1) {
+      pages.push(page({ perPage: 3, after, includeDeleted: true }));
+      const { presented } = await bothWays(read(), pages[pages.length - 1], written);
+      if (!presented.hasMore) break;
+      after = presented.last;
+    }
+    expect(pages.length).toBeGreaterThan(6);
+    for (const request of pages) {
+      const { general, presented, expected, body } = await bothWays(read(), request, written);
+      expect(presented.json).toBeInstanceOf(Buffer);
+      expect(presented.items).toEqual([]);
+      expect(body).toBe(expected);
+      expect(presented.hasMore).toBe(general.hasMore);
+      const last = general.items[general.items.length - 1];
+      expect(presented.last).toEqual(
+        general.hasMore ? { changeSeq: last.changeSeq, id: last.id } : undefined,
+      );
+      expect(presented.newest).toEqual(
+        new Date(Math.max(...general.items.map((item) => item.modifiedAt.getTime()))),
+      );
+    }
+  });
+
   it('when a cold page is asked with the ETag of the same page, then 304; its Link cursor reads the next page', async () => {
     const get = (path: string) => request(api.app).get(path).set('Authorization', user.auth);
     const first = await get('/entries?per_page=10').expect(200);
