@@ -31,14 +31,20 @@ export function redisTotalCache(
   userId: string,
   req: Request,
 ): TotalCountCache {
-  const base = `count:${endpoint}:${userId}:${filterKey(req)}:`;
+  // The key is made when first used: a list whose total comes another way (an unfiltered page of entries reads
+  // it from the per-account counts) never hashes its query for it.
+  let base: string | undefined;
+  const keyAt = (watermark: string) => {
+    base ??= `count:${endpoint}:${userId}:${filterKey(req)}:`;
+    return base + watermark;
+  };
   return {
     async get(watermark) {
-      const raw = await redis.get(base + watermark);
+      const raw = await redis.get(keyAt(watermark));
       return raw === null ? undefined : Number(raw);
     },
     async set(watermark, total) {
-      await redis.set(base + watermark, String(total), 'EX', TTL_SECONDS);
+      await redis.set(keyAt(watermark), String(total), 'EX', TTL_SECONDS);
     },
   };
 }

@@ -39,6 +39,19 @@ describe('presentedJson: a presented page’s lines as its JSON array’s bytes'
     expect([old.last, old.newest]).toEqual([{ changeSeq: '2', id: '2' }, new Date(-5)]);
   });
 
+  it('when the modification times differ in sign and length, then the newest is the greatest number', () => {
+    const cases: Array<[number[], number]> = [
+      [[-70, -5, -600], -5],
+      [[99, 100, -1], 100],
+      [[-100, 0, -99], 0],
+      [[1764000000123, 999999999999, 1764000000124], 1764000000124],
+    ];
+    for (const [times, newest] of cases) {
+      const page = times.map((time, index) => line(10 - index, 1, time, items[index])).join('\n');
+      expect(presentedJson(page, 3)?.newest).toEqual(new Date(newest));
+    }
+  });
+
   it('when an item is left for the caller to present, then the line path takes the page', () => {
     const page = [line(3, 3, 1, items[0]), line(2, 2, 1, '["2",1,2]'), line(1, 1, 1, items[2])].join('\n');
     expect(presentedJson(page, 200)).toBeUndefined();

@@ -44,7 +44,7 @@ export function presentedJson(page: string | null, perPage: number): PresentedJs
   const lines = countLines(bytes);
   if (positions.length < SLOTS * lines) positions = new Int32Array(SLOTS * lines);
   const at = positions;
-  let newest = -Infinity;
+  let newest = -1;
   for (let line = 0, start = 0; line < lines; line += 1) {
     const idAt = bytes.indexOf(SPACE, start) + 1;
     const modifiedAt = bytes.indexOf(SPACE, idAt) + 1;
@@ -58,7 +58,8 @@ export function presentedJson(page: string | null, perPage: number): PresentedJs
     at[slot + 2] = modifiedAt;
     at[slot + 3] = itemAt;
     at[slot + 4] = end;
-    if (line < perPage) newest = Math.max(newest, integerAt(bytes, modifiedAt, itemAt - 1));
+    if (line < perPage && (newest === -1 || laterThan(bytes, modifiedAt, itemAt - 1, at, newest)))
+      newest = line;
     start = end + 1;
   }
   const count = Math.min(lines, perPage);
@@ -70,6 +71,8 @@ export function presentedJson(page: string | null, perPage: number): PresentedJs
         id: bytes.toString('latin1', at[lastSlot + 1], at[lastSlot + 2] - 1),
       }
     : undefined;
+  const newestAt = SLOTS * newest;
+  const newestDate = count ? new Date(integerAt(bytes, at[newestAt + 2], at[newestAt + 3] - 1)) : undefined;
   // Items moved left, each over its own keys: a line's keys are at least 6 bytes, more than the `[`, so no item
   // is overwritten before it is moved (copyWithin is memmove: the overlap of an item with its old place is safe;
   // Buffer#copy would make a view object for each item).
@@ -82,7 +85,7 @@ export function presentedJson(page: string | null, perPage: number): PresentedJs
     out += 1 + end - item;
   }
   bytes[out] = 0x5d;
-  return { json: bytes.subarray(0, out + 1), hasMore, last, newest: count ? new Date(newest) : undefined };
+  return { json: bytes.subarray(0, out + 1), hasMore, last, newest: newestDate };
 }
 
 function countLines(bytes: Buffer): number {
@@ -118,6 +121,23 @@ function compareDigits(bytes: Buffer, aFrom: number, aTo: number, bFrom: number,
     if (bytes[a] !== bytes[b]) return bytes[a] - bytes[b];
   }
   return 0;
+}
+
+/** Whether the modification time at [from, to) is later than line `line`'s (its positions in `at`). */
+function laterThan(bytes: Buffer, from: number, to: number, at: Int32Array, line: number): boolean {
+  return compareIntegers(bytes, from, to, at[SLOTS * line + 2], at[SLOTS * line + 3] - 1) > 0;
+}
+
+/**
+ * Compares two integers written in decimal (an optional minus, no leading zeros) in `bytes` as numbers, without
+ * reading them: a page's 200 modification times, of which only the newest is read (`integerAt`).
+ */
+function compareIntegers(bytes: Buffer, aFrom: number, aTo: number, bFrom: number, bTo: number): number {
+  const aNegative = bytes[aFrom] === MINUS;
+  const bNegative = bytes[bFrom] === MINUS;
+  if (aNegative !== bNegative) return aNegative ? -1 : 1;
+  const byDigits = compareDigits(bytes, aFrom, aTo, bFrom, bTo);
+  return aNegative ? -byDigits : byDigits;
 }
 
 /** The integer written in decimal (an optional minus) in `bytes` [from, to): epoch milliseconds, within 2^53. */
