@@ -1,5 +1,6 @@
 import { hashToken } from '@pfs/contracts';
 import type { Request, RequestHandler } from 'express';
+import { requestTokenHash } from './request-token-hashes';
 import { timingSafeEqual } from 'node:crypto';
 import type {
   ClientRepository,
@@ -123,12 +124,12 @@ export function prefetchedRefreshToken(req: Request, tokenHash: string) {
 }
 
 /** The code or refresh token a token request sends, by hash: read with its client, in one statement. */
-function lookupOf(body: Record<string, unknown> | undefined): TokenRequestLookup {
+function lookupOf(req: Request, body: Record<string, unknown> | undefined): TokenRequestLookup {
   if (body?.grant_type === 'authorization_code' && typeof body.code === 'string') {
-    return { codeHash: hashToken(body.code) };
+    return { codeHash: requestTokenHash(req, body.code) };
   }
   if (body?.grant_type === 'refresh_token' && typeof body.refresh_token === 'string') {
-    return { refreshTokenHash: hashToken(body.refresh_token) };
+    return { refreshTokenHash: requestTokenHash(req, body.refresh_token) };
   }
   return {};
 }
@@ -142,7 +143,7 @@ function lookupOf(body: Record<string, unknown> | undefined): TokenRequestLookup
  */
 export function decodeFormEncodedBasic(requests: TokenRequestRepository): RequestHandler {
   return async (req, _res, next) => {
-    const lookup = lookupOf(req.body as Record<string, unknown> | undefined);
+    const lookup = lookupOf(req, req.body as Record<string, unknown> | undefined);
     let state: TokenRequestState | undefined;
     const find = async (id: string) => {
       state = await requests.read(id, lookup);

@@ -43,6 +43,8 @@ export interface TokenRequestFacts {
   refreshToken?: { hash: string; state: RefreshTokenState | undefined };
   /** A code exchange's PKCE verifier and redirect URI as the form sent them. */
   exchange?: CodeExchangeParameters;
+  /** The hash of a code or refresh token this request sent, computed once for the request (`hashToken` else). */
+  hashOf?: (token: string) => string;
 }
 
 /**
@@ -63,6 +65,7 @@ export function createOAuthModel(
   deps: OAuthModelDependencies,
   facts: TokenRequestFacts = {},
 ): AuthorizationCodeModel & RefreshTokenModel {
+  const hashOf = facts.hashOf ?? hashToken;
   return {
     /** Called by the token endpoint with the Basic credentials, and by authorize with no secret. */
     async getClient(clientId, clientSecret) {
@@ -97,7 +100,7 @@ export function createOAuthModel(
     },
 
     async getAuthorizationCode(authorizationCode) {
-      const codeHash = hashToken(authorizationCode);
+      const codeHash = hashOf(authorizationCode);
       const state =
         facts.code?.hash === codeHash ? facts.code.state : await deps.repos.codes.findForExchange(codeHash);
       if (!state) return false;
@@ -126,7 +129,7 @@ export function createOAuthModel(
     },
 
     async revokeAuthorizationCode(code) {
-      const codeHash = hashToken(code.authorizationCode);
+      const codeHash = hashOf(code.authorizationCode);
       // The library consumes the code before its PKCE, redirect and scope steps, so that a failed attempt uses it
       // up. When our own run of those steps says they pass, the code is marked used by the statement that stores
       // the tokens (one round trip less); a concurrent exchange that marked it first makes saveToken refuse.
@@ -155,7 +158,7 @@ export function createOAuthModel(
       const { grantId, rotatesRefreshHash, consumesCodeHash } = user as RotatingUser;
       const scope = formatScope(token.scope ?? []);
       const accessHash = hashToken(token.accessToken);
-      const codeHash = token.authorizationCode ? hashToken(token.authorizationCode as string) : null;
+      const codeHash = token.authorizationCode ? hashOf(token.authorizationCode as string) : null;
       const common = {
         userId: String(user.id),
         clientId: client.id,
@@ -215,7 +218,7 @@ export function createOAuthModel(
     },
 
     async getRefreshToken(refreshToken) {
-      const hash = hashToken(refreshToken);
+      const hash = hashOf(refreshToken);
       const known = facts.refreshToken?.hash === hash ? facts.refreshToken : undefined;
       const record = await findUsableRefreshToken(deps, hash, known);
       if (!record || !record.clientId || !record.grantId) return false;
@@ -234,7 +237,7 @@ export function createOAuthModel(
       // (with the same user object), and nothing between them can fail once our checks passed (the scope was
       // checked before the library ran), so the rotation is done by saveToken's statement: one round trip less,
       // and a token is never retired without its successor stored.
-      (token.user as RotatingUser).rotatesRefreshHash = hashToken(token.refreshToken);
+      (token.user as RotatingUser).rotatesRefreshHash = hashOf(token.refreshToken);
       return true;
     },
   };

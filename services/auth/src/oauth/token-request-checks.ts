@@ -1,4 +1,4 @@
-import { hashToken, sameScope } from '@pfs/contracts';
+import { sameScope } from '@pfs/contracts';
 import type { Request } from 'express';
 import type { RateLimiter } from '../security/rate-limiter';
 import {
@@ -16,6 +16,7 @@ import type { OAuthClientRecord } from '@pfs/resource-store';
 import type { AuthRepositories } from '../auth-repositories';
 import { checkResourceIndicators, isPublicClient } from './public-client';
 import type { TokenRequestFacts } from './oauth-model';
+import { requestTokenHash } from './request-token-hashes';
 
 export const OTP_HEADER = 'X-Service-OTP';
 
@@ -91,7 +92,7 @@ async function assertRefreshScopeUnchanged(
   facts: TokenRequestFacts,
 ) {
   if (typeof body.refresh_token !== 'string') return;
-  const hash = hashToken(body.refresh_token);
+  const hash = requestTokenHash(req, body.refresh_token);
   const prefetched = prefetchedRefreshToken(req, hash);
   if (prefetched) facts.refreshToken = { hash, state: prefetched.state };
   if (typeof body.scope !== 'string') return;
@@ -113,7 +114,7 @@ async function assertSecondFactor(
   facts: TokenRequestFacts,
 ) {
   if (typeof body.code !== 'string') return;
-  const hash = hashToken(body.code);
+  const hash = requestTokenHash(req, body.code);
   const state = (prefetchedCode(req, hash) ?? { state: await deps.repos.codes.findForExchange(hash) }).state;
   facts.code = { hash, state };
   const code = state?.code;

@@ -4,7 +4,7 @@ import { AppError } from '@pfs/errors';
 import { asUnavailable, isStoreUnavailable, setRequestIdentity } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { Request, RequestHandler, Response, Router } from 'express';
-import { parseForm } from '../web/form';
+import { parseTokenRequestForm } from '../web/token-form';
 import { decodeFormEncodedBasic } from '../oauth/client-credentials';
 import {
   newOAuthResponse,
@@ -18,6 +18,7 @@ import type { RateLimiter } from '../security/rate-limiter';
 import { countTokenRequest } from './token-metrics';
 import type { OAuthModelFor } from '../oauth/oauth-server';
 import type { TokenRequestFacts } from '../oauth/oauth-model';
+import { requestTokenHash } from '../oauth/request-token-hashes';
 
 export interface TokenRoutesDependencies {
   oauth: OAuth2Server;
@@ -64,7 +65,7 @@ function adaptError(response: OAuthResponse) {
  * cannot read (too large, unknown charset) is invalid_request too, not the generic 413/415 body.
  */
 const parseTokenForm: RequestHandler = (req, res, next) =>
-  parseForm(req, res, (error?: unknown) => {
+  parseTokenRequestForm(req, res, (error?: unknown) => {
     if (!error) return next();
     const field = error instanceof AppError ? error.fields?.[0] : undefined;
     sendNoStoreJson(res, 400, {
@@ -86,7 +87,7 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
       const response = newOAuthResponse();
       let clientId: string | undefined;
       try {
-        const facts: TokenRequestFacts = {};
+        const facts: TokenRequestFacts = { hashOf: (token) => requestTokenHash(req, token) };
         const checked = await checkTokenRequest(deps.checks, req, facts);
         clientId = checked.clientId;
         if (clientId) setRequestIdentity(res, { clientId });

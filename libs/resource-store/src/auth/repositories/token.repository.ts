@@ -106,28 +106,37 @@ const rowToRecord = (row: TokenRow): TokenRecord => ({
   lastUsedAt: row.last_used_at,
 });
 
+const NEW_TOKEN_TYPES = ['text', 'text', 'bigint', 'text', 'bigint', 'text', 'text', 'text', 'timestamptz'];
+
 /**
  * `INSERT … SELECT` of new tokens from one parameter array per column (`unnest`: one statement and one
- * parameter list whatever the number of tokens), numbered from `$first`.
+ * parameter list whatever the number of tokens), numbered from `$first`. Built once per statement: a text built
+ * per call is a new string that the statement-name lookup hashes again on every grant.
  */
-function newTokenRows(tokens: NewToken[], first: number) {
-  const columns = [
-    tokens.map((token) => token.tokenHash),
-    tokens.map((token) => token.kind),
-    tokens.map((token) => token.userId),
-    tokens.map((token) => token.clientId),
-    tokens.map((token) => token.grantId),
-    tokens.map((token) => token.authorizationCodeHash),
-    tokens.map((token) => token.name),
-    tokens.map((token) => token.scope),
-    tokens.map((token) => token.expiresAt),
-  ];
-  const types = ['text', 'text', 'bigint', 'text', 'bigint', 'text', 'text', 'text', 'timestamptz'];
-  const sql = `INSERT INTO oauth_tokens
+const insertNewTokens = (first: number) => `INSERT INTO oauth_tokens
       (token_hash, kind, user_id, client_id, grant_id, authorization_code_hash, name, scope, expires_at)
-    SELECT * FROM unnest(${types.map((type, index) => `$${first + index}::${type}[]`).join(', ')})`;
-  return { sql, parameters: columns };
-}
+    SELECT * FROM unnest(${NEW_TOKEN_TYPES.map((type, index) => `$${first + index}::${type}[]`).join(', ')})`;
+
+/** `insertNewTokens`'s parameters: one array per column. */
+const newTokenColumns = (tokens: NewToken[]) => [
+  tokens.map((token) => token.tokenHash),
+  tokens.map((token) => token.kind),
+  tokens.map((token) => token.userId),
+  tokens.map((token) => token.clientId),
+  tokens.map((token) => token.grantId),
+  tokens.map((token) => token.authorizationCodeHash),
+  tokens.map((token) => token.name),
+  tokens.map((token) => token.scope),
+  tokens.map((token) => token.expiresAt),
+];
+
+const CREATE = `${insertNewTokens(1)} RETURNING id::text AS id`;
+const CREATE_ROTATING = `WITH rotated AS (
+         UPDATE oauth_tokens SET revoked_at = $2, rotated_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL)
+       ${insertNewTokens(3)} RETURNING id::text AS id`;
+const CREATE_FOR_CODE = `WITH used AS (
+         UPDATE oauth_authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING 1)
+       ${insertNewTokens(3)} WHERE EXISTS (SELECT FROM used) RETURNING id::text AS id`;
 
 /** TypeORM's postgres driver answers an UPDATE … RETURNING as `[rows, affectedCount]`. */
 function returnedRows<T>(result: unknown): T[] {
@@ -143,12 +152,7 @@ export class TokenRepository {
 
   /** Inserts tokens (one statement) and returns their ids, in order. */
   async create(tokens: NewToken[]): Promise<string[]> {
-    const insert = newTokenRows(tokens, 1);
-    const rows = await preparedQuery<{ id: string }>(
-      this.source,
-      `${insert.sql} RETURNING id::text AS id`,
-      insert.parameters,
-    );
+    const rows = await preparedQuery<{ id: string }>(this.source, CREATE, newTokenColumns(tokens));
     return rows.map((row) => row.id);
   }
 
@@ -163,14 +167,11 @@ export class TokenRepository {
    * against 0.3 ms by the hash's unique index, and 3.3 ms of backend CPU a refresh in the bench (docs/bench.md).
    */
   async createRotating(rotatedHash: string, now: Date, tokens: NewToken[]): Promise<string[]> {
-    const insert = newTokenRows(tokens, 3);
-    const rows = await preparedQuery<{ id: string }>(
-      this.source,
-      `WITH rotated AS (
-         UPDATE oauth_tokens SET revoked_at = $2, rotated_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL)
-       ${insert.sql} RETURNING id::text AS id`,
-      [rotatedHash, now, ...insert.parameters],
-    );
+    const rows = await preparedQuery<{ id: string }>(this.source, CREATE_ROTATING, [
+      rotatedHash,
+      now,
+      ...newTokenColumns(tokens),
+    ]);
     return rows.map((row) => row.id);
   }
 
@@ -180,14 +181,11 @@ export class TokenRepository {
    * concurrent exchange of the same code marked it first: its row lock decides).
    */
   async createForCode(codeHash: string, now: Date, tokens: NewToken[]): Promise<string[] | undefined> {
-    const insert = newTokenRows(tokens, 3);
-    const rows = await preparedQuery<{ id: string }>(
-      this.source,
-      `WITH used AS (
-         UPDATE oauth_authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING 1)
-       ${insert.sql} WHERE EXISTS (SELECT FROM used) RETURNING id::text AS id`,
-      [codeHash, now, ...insert.parameters],
-    );
+    const rows = await preparedQuery<{ id: string }>(this.source, CREATE_FOR_CODE, [
+      codeHash,
+      now,
+      ...newTokenColumns(tokens),
+    ]);
     return rows.length > 0 ? rows.map((row) => row.id) : undefined;
   }
 
