@@ -25,6 +25,7 @@ export type {
   NewToken,
   RefreshTokenState,
   RevokedTokens,
+  RotatedPair,
   TokenRecord,
 } from './repositories/token.repository';
 export { UserAccountRepository } from './repositories/user-account.repository';

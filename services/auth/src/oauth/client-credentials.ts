@@ -46,9 +46,16 @@ export function clientLockoutName(id: string): string {
   return formDecode(id) ?? id;
 }
 
-/** Compares the secret's hash with the stored one in constant time. */
-export function isClientSecret(client: OAuthClientRecord, secret: string): boolean {
-  const given = Buffer.from(hashToken(secret), 'utf8');
+/**
+ * Compares the secret's hash with the stored one in constant time. `hashOf`: the request's own memo
+ * (`requestTokenHash`), so the Basic check and the library's getClient hash the same secret once.
+ */
+export function isClientSecret(
+  client: OAuthClientRecord,
+  secret: string,
+  hashOf: (value: string) => string = hashToken,
+): boolean {
+  const given = Buffer.from(hashOf(secret), 'utf8');
   const stored = Buffer.from(client.secretHash, 'utf8');
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
@@ -56,9 +63,10 @@ export function isClientSecret(client: OAuthClientRecord, secret: string): boole
 /** Reads a client by id. */
 type ClientLookup = (id: string) => Promise<OAuthClientRecord | undefined>;
 
-async function authenticates(find: ClientLookup, credentials: ClientCredentials) {
+async function authenticates(find: ClientLookup, credentials: ClientCredentials, req: Request) {
   const client = await find(credentials.id);
-  return client && isClientSecret(client, credentials.secret) ? client : undefined;
+  const hashOf = (secret: string) => requestTokenHash(req, secret);
+  return client && isClientSecret(client, credentials.secret, hashOf) ? client : undefined;
 }
 
 /**
@@ -83,7 +91,7 @@ export async function authenticateBasicCredentials(
     if (decoded.id !== plain.id || decoded.secret !== plain.secret) readings.push(decoded);
   }
   for (const credentials of readings) {
-    const client = await authenticates(find, credentials);
+    const client = await authenticates(find, credentials, req);
     if (client) return { client, credentials, formEncoded: credentials !== plain };
   }
   return undefined;

