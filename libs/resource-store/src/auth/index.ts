@@ -25,8 +25,8 @@ export type {
   NewToken,
   RefreshTokenState,
   RevokedTokens,
-  RotatedPair,
   TokenRecord,
 } from './repositories/token.repository';
+export type { RotatedPair } from './repositories/token-rotation';
 export { UserAccountRepository } from './repositories/user-account.repository';
 export type { UserAccountSummary } from './repositories/user-account.repository';

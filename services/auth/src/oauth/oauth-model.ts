@@ -169,8 +169,15 @@ export function createOAuthModel(
       };
       const refreshHash = token.refreshToken ? hashToken(token.refreshToken) : undefined;
       const tokens = [
-        { ...common, tokenHash: accessHash, kind: 'access' as const, expiresAt: token.accessTokenExpiresAt ?? null },
-        ...(refreshHash ? [{ ...common, tokenHash: refreshHash, kind: 'refresh' as const, expiresAt: null }] : []),
+        {
+          ...common,
+          tokenHash: accessHash,
+          kind: 'access' as const,
+          expiresAt: token.accessTokenExpiresAt ?? null,
+        },
+        ...(refreshHash
+          ? [{ ...common, tokenHash: refreshHash, kind: 'refresh' as const, expiresAt: null }]
+          : []),
       ];
       // A refresh retires the old token in the same statement (a retry within the grace period finds it retired
       // already and gets a new pair, as before); a rotation always issues a new refresh token (alwaysIssueNew…).

@@ -36,11 +36,31 @@ const BODIES = [
 
 /** A few hundred more from a fixed seed, over the characters that change how a form is read. */
 function generatedBodies(count: number): string[] {
-  const pieces = ['a', 'b', '_', '=', '&', '+', '%', '2', '0', '5B', '5D', '[', ']', '%41', '%E2%9C%93', 'x', '.'];
+  const pieces = [
+    'a',
+    'b',
+    '_',
+    '=',
+    '&',
+    '+',
+    '%',
+    '2',
+    '0',
+    '5B',
+    '5D',
+    '[',
+    ']',
+    '%41',
+    '%E2%9C%93',
+    'x',
+    '.',
+  ];
   let seed = 7;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   return Array.from({ length: count }, () =>
-    Array.from({ length: Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]).join(''),
+    Array.from({ length: Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]).join(
+      '',
+    ),
   );
 }
 

@@ -118,7 +118,11 @@ export class TokenRequestRepository {
         : lookup.refreshTokenHash !== undefined
           ? [WITH_REFRESH_TOKEN, [clientId, lookup.refreshTokenHash]]
           : [CLIENT_ALONE, [clientId]];
-    const rows = await preparedQuery<{ state: ClientRow & Record<string, unknown> }>(this.source, text, parameters);
+    const rows = await preparedQuery<{ state: ClientRow & Record<string, unknown> }>(
+      this.source,
+      text,
+      parameters,
+    );
     const row = rows[0]?.state;
     if (!row) return undefined;
     return {
