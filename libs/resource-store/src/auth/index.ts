@@ -28,5 +28,6 @@ export type {
   TokenRecord,
 } from './repositories/token.repository';
 export type { RotatedPair } from './repositories/token-rotation';
+export type { CodeExchangeTokens } from './repositories/code-exchange-tokens';
 export { UserAccountRepository } from './repositories/user-account.repository';
 export type { UserAccountSummary } from './repositories/user-account.repository';

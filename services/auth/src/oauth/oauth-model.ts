@@ -168,31 +168,34 @@ export function createOAuthModel(
         name: null,
       };
       const refreshHash = token.refreshToken ? hashToken(token.refreshToken) : undefined;
-      const tokens = [
-        {
-          ...common,
-          tokenHash: accessHash,
-          kind: 'access' as const,
-          expiresAt: token.accessTokenExpiresAt ?? null,
-        },
-        ...(refreshHash
-          ? [{ ...common, tokenHash: refreshHash, kind: 'refresh' as const, expiresAt: null }]
-          : []),
-      ];
+      const accessExpiresAt = token.accessTokenExpiresAt ?? null;
       // A refresh retires the old token in the same statement (a retry within the grace period finds it retired
       // already and gets a new pair, as before); a rotation always issues a new refresh token (alwaysIssueNew…).
       if (rotatesRefreshHash && refreshHash) {
         await deps.repos.tokens.rotatePair(rotatesRefreshHash, new Date(), {
           ...common,
           accessHash,
-          accessExpiresAt: token.accessTokenExpiresAt ?? null,
+          accessExpiresAt,
           refreshHash,
         });
       } else if (consumesCodeHash) {
-        const stored = await deps.repos.tokens.createForCode(consumesCodeHash, new Date(), tokens);
+        const stored = await deps.repos.tokens.createForCode(consumesCodeHash, new Date(), {
+          ...common,
+          authorizationCodeHash: codeHash ?? consumesCodeHash,
+          accessHash,
+          accessExpiresAt,
+          refreshHash: refreshHash ?? null,
+        });
         // The library's answer to a code used meanwhile (its revokeAuthorizationCode step).
         if (!stored) throw new InvalidGrantError('Invalid grant: authorization code is invalid');
-      } else await deps.repos.tokens.create(tokens);
+      } else {
+        await deps.repos.tokens.create([
+          { ...common, tokenHash: accessHash, kind: 'access', expiresAt: accessExpiresAt },
+          ...(refreshHash
+            ? [{ ...common, tokenHash: refreshHash, kind: 'refresh' as const, expiresAt: null }]
+            : []),
+        ]);
+      }
       await deps.introspection.putAccessToken(accessHash, {
         userId: String(user.id),
         clientId: client.id,

@@ -3,6 +3,7 @@ import { DataSource, IsNull } from 'typeorm';
 import { OAuthTokenEntity, TokenKind } from '../entities';
 import { preparedQuery } from '../../prepared-query';
 import { ROTATE_PAIR, RotatedPair } from './token-rotation';
+import { CodeExchangeTokens, CREATE_FOR_CODE, createForCodeValues } from './code-exchange-tokens';
 
 export interface TokenRecord {
   id: string;
@@ -132,9 +133,6 @@ const newTokenColumns = (tokens: NewToken[]) => [
 ];
 
 const CREATE = `${insertNewTokens(1)} RETURNING id::text AS id`;
-const CREATE_FOR_CODE = `WITH used AS (
-         UPDATE oauth_authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING 1)
-       ${insertNewTokens(3)} WHERE EXISTS (SELECT FROM used) RETURNING id::text AS id`;
 
 /** TypeORM's postgres driver answers an UPDATE … RETURNING as `[rows, affectedCount]`. */
 function returnedRows<T>(result: unknown): T[] {
@@ -181,16 +179,16 @@ export class TokenRepository {
 
   /**
    * A code exchange's tokens and the code's use in one statement: marks the code `codeHash` used if it is not yet
-   * and inserts `tokens` only then. Their ids, in order, or undefined when the code was used already (a
-   * concurrent exchange of the same code marked it first: its row lock decides).
+   * and inserts the tokens only then. False when the code was used already (a concurrent exchange of the same code
+   * marked it first: its row lock decides), and then nothing is inserted.
    */
-  async createForCode(codeHash: string, now: Date, tokens: NewToken[]): Promise<string[] | undefined> {
-    const rows = await preparedQuery<{ id: string }>(this.source, CREATE_FOR_CODE, [
-      codeHash,
-      now,
-      ...newTokenColumns(tokens),
-    ]);
-    return rows.length > 0 ? rows.map((row) => row.id) : undefined;
+  async createForCode(codeHash: string, now: Date, tokens: CodeExchangeTokens): Promise<boolean> {
+    const rows = await preparedQuery(
+      this.source,
+      CREATE_FOR_CODE,
+      createForCodeValues(codeHash, now, tokens),
+    );
+    return rows.length > 0;
   }
 
   /** A refresh token (revoked ones too, for reuse detection) and whether its grant is live: one indexed read. */
