@@ -17,8 +17,9 @@ export interface CodeExchangeTokens {
  * Marks the code `$1` used if it is not yet and only then inserts the tokens; answers one row when it did, none
  * when the code was used already (a concurrent exchange's update holds the row lock first and wins). The tokens
  * as scalar parameters (the shared columns once; a null refresh hash inserts no refresh token) and no ids
- * returned (nothing reads them): the rotation's shape (`ROTATE_PAIR`), which costs pg's client less than
- * `unnest` arrays with `RETURNING id` (docs/bench.md, token grants round 2).
+ * returned (nothing reads them): the rotation's shape (`ROTATE_PAIR`). Measured in-process (16 in flight, named
+ * statements, alternating blocks of 1,500, medians of 7): 64.8 µs of the client's CPU an exchange as `unnest`
+ * arrays with `RETURNING id`, 41.7 as this statement (docs/bench.md, token grants round 2).
  */
 export const CREATE_FOR_CODE = `WITH used AS (
          UPDATE oauth_authorization_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING 1),
