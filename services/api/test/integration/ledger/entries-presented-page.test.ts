@@ -110,6 +110,19 @@ const table = () => api.deps.repos.entries.table;
 const bothWays = (reader: UserRead, request: PageRequest, filters: SqlFilter[] = []) =>
   bothWaysOf(api, reader, request, filters);
 
+/** The presented page's has-more, cursor position and newest modification are the general page's. */
+function expectSamePosition(
+  presented: Awaited<ReturnType<typeof bothWays>>['presented'],
+  general: Awaited<ReturnType<typeof bothWays>>['general'],
+): void {
+  expect(presented.hasMore).toBe(general.hasMore);
+  const last = general.items[general.items.length - 1];
+  expect(presented.last).toEqual(general.hasMore ? { changeSeq: last.changeSeq, id: last.id } : undefined);
+  expect(presented.newest).toEqual(
+    new Date(Math.max(...general.items.map((item) => item.modifiedAt.getTime()))),
+  );
+}
+
 describe('GET /entries: the representations Postgres writes', () => {
   it('when a page holds every field shape, then its body is the general presenter’s, byte for byte', async () => {
     for (const reader of [read(), read('test-client'), read('another-app')]) {
@@ -174,14 +187,7 @@ describe('GET /entries: the representations Postgres writes', () => {
     for (let index = 0; index < 12; index += 1) {
       const { general, presented, expected, body } = await bothWays(read(), page({ perPage: 2, after }));
       expect(body).toBe(expected);
-      expect(presented.hasMore).toBe(general.hasMore);
-      const last = general.items[general.items.length - 1];
-      expect(presented.last).toEqual(
-        general.hasMore ? { changeSeq: last.changeSeq, id: last.id } : undefined,
-      );
-      expect(presented.newest).toEqual(
-        new Date(Math.max(...general.items.map((item) => item.modifiedAt.getTime()))),
-      );
+      expectSamePosition(presented, general);
       if (!general.hasMore) break;
       after = presented.last;
     }
@@ -227,14 +233,7 @@ describe('GET /entries: the representations Postgres writes', () => {
       expect(presented.json).toBeInstanceOf(Buffer);
       expect(presented.items).toEqual([]);
       expect(body).toBe(expected);
-      expect(presented.hasMore).toBe(general.hasMore);
-      const last = general.items[general.items.length - 1];
-      expect(presented.last).toEqual(
-        general.hasMore ? { changeSeq: last.changeSeq, id: last.id } : undefined,
-      );
-      expect(presented.newest).toEqual(
-        new Date(Math.max(...general.items.map((item) => item.modifiedAt.getTime()))),
-      );
+      expectSamePosition(presented, general);
     }
   });
 
