@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { AppError } from '@pfs/errors';
 import type { NextFunction, Request, Response } from 'express';
 import { callerOf } from './caller-context';
@@ -44,9 +45,8 @@ function formatFor(entry: AcceptEntry): ResponseFormat | 'bad-version' | undefin
   return undefined;
 }
 
-/** Formats negotiated, by Accept value; emptied when full, so odd values cost only a parse. */
-const negotiated = new Map<string, ResponseFormat>();
-const MAX_NEGOTIATED = 1_000;
+/** Formats negotiated, by Accept value; the least recently used go first, so odd values cost only a parse. */
+const negotiated = new LRUCache<string, ResponseFormat>({ max: 1_000 });
 
 /**
  * Picks the response format from Accept: absent or vendor type (version 1 or none: the newest) gives
@@ -58,7 +58,6 @@ export function negotiateFormat(accept: string | undefined): ResponseFormat {
   let format = negotiated.get(accept);
   if (format === undefined) {
     format = negotiate(accept);
-    if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
     negotiated.set(accept, format);
   }
   return format;

@@ -1,7 +1,12 @@
+import { LRUCache } from 'lru-cache';
+
 /** proxy-addr's compiled `trust proxy` test: is the hop `address`, `hop` steps from the socket, trusted? */
 export type TrustTest = (address: string, hop: number) => boolean;
 
-/** Distinct (address, hop) answers kept; emptied when full, so a flood of addresses costs only re-parsing. */
+/**
+ * Distinct (address, hop) answers kept; the least recently used go first, so a flood of addresses costs only
+ * re-parsing.
+ */
 const MAX_ANSWERS = 1_024;
 
 /**
@@ -11,13 +16,12 @@ const MAX_ANSWERS = 1_024;
  * address and hop only (the setting is fixed at boot), so a kept answer is the one the test would give.
  */
 export function memoizedTrust(trust: TrustTest): TrustTest {
-  const answers = new Map<string, boolean>();
+  const answers = new LRUCache<string, boolean>({ max: MAX_ANSWERS });
   return (address, hop) => {
     const key = `${hop} ${address}`;
     let answer = answers.get(key);
     if (answer === undefined) {
       answer = trust(address, hop);
-      if (answers.size >= MAX_ANSWERS) answers.clear();
       answers.set(key, answer);
     }
     return answer;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { AppError } from '@pfs/errors';
 import { rateLimitRefusals, setRequestIdentity } from '@pfs/http';
 import { attachCallerContext } from '@pfs/resource-api';
@@ -58,15 +59,13 @@ export interface AuthenticateOptions {
 }
 
 /** Parsed once per distinct scope string (a handful per deployment), not per request; never mutated. */
-const parsedScopes = new Map<string, readonly string[]>();
-const MAX_PARSED_SCOPES = 1_000;
+const parsedScopes = new LRUCache<string, readonly string[]>({ max: 1_000 });
 
 function scopesOf(scope: string | undefined): readonly string[] {
   const key = scope ?? '';
   let scopes = parsedScopes.get(key);
   if (!scopes) {
     scopes = Object.freeze(parseScope(scope));
-    if (parsedScopes.size >= MAX_PARSED_SCOPES) parsedScopes.clear();
     parsedScopes.set(key, scopes);
   }
   return scopes;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import {
   AccessTokenRecord,
   accessTokenKey,
@@ -99,7 +100,7 @@ function profileOf([cached, generation]: (string | null)[]): GateResult['profile
 }
 
 export class RequestGate {
-  private readonly parsedRecords = new Map<string, AccessTokenRecord>();
+  private readonly parsedRecords = new LRUCache<string, AccessTokenRecord>({ max: LOCAL_MAX_ENTRIES });
 
   constructor(
     private readonly redis: Redis,
@@ -218,7 +219,7 @@ export class RequestGate {
 
   /**
    * The parsed record of a held raw record: parsed (JSON and schema) once per record, not per request. Keyed
-   * by the held string itself (V8 keeps a string's hash), bounded by emptying when full.
+   * by the held string itself (V8 keeps a string's hash), the least recently used dropped first.
    */
   private recordOf(raw: string | null): AccessTokenRecord | undefined {
     if (raw === null) return undefined;
@@ -226,7 +227,6 @@ export class RequestGate {
     if (!record) {
       record = parseAccessTokenRecord(raw);
       if (!record) return undefined;
-      if (this.parsedRecords.size >= LOCAL_MAX_ENTRIES) this.parsedRecords.clear();
       this.parsedRecords.set(raw, record);
     }
     return record;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { userProfileGenerationKey, userProfileKey } from '@pfs/contracts';
 import type { Redis } from '@pfs/redis';
 import type { PreparedRepresentation } from '@pfs/resource-api';
@@ -40,9 +41,8 @@ export function encodeRepresentation(prepared: PreparedRepresentation): string {
   return `${prepared.etag}\n${modified}\n${prepared.body}`;
 }
 
-/** Held profiles decoded at most this many at once (emptied when full): one per user served lately. */
-const MAX_DECODED = 1_024;
-const decoded = new Map<string, PreparedRepresentation>();
+/** Held profiles decoded, one per user served lately (the least recently used go first). */
+const decoded = new LRUCache<string, PreparedRepresentation>({ max: 1_024 });
 
 /**
  * `decodeRepresentation` of a held cached value, with its body encoded once: the gate hands the same string
@@ -55,7 +55,6 @@ export function decodeHeldRepresentation(raw: string): PreparedRepresentation | 
     const fresh = decodeRepresentation(raw);
     if (!fresh) return undefined;
     prepared = { ...fresh, bytes: Buffer.from(fresh.body) };
-    if (decoded.size >= MAX_DECODED) decoded.clear();
     decoded.set(raw, prepared);
   }
   return prepared;
