@@ -145,7 +145,9 @@ describe('download links', () => {
   it('when the s3 driver presigns a link, then a plain GET downloads the file until it expires', async () => {
     const storage = drivers.s3();
     await storage.write('u2/e2/b.csv', Readable.from(['hello s3']));
-    const link = await storage.createDownloadLink('u2/e2/b.csv', { expiresInSeconds: 1, filename: 'b.csv' });
+    // Presigned expiry counts from the signing second (X-Amz-Date is whole seconds), so a 1 s link can leave
+    // a window of a few milliseconds; 3 s leaves at least 2 s for the first GET on a loaded machine.
+    const link = await storage.createDownloadLink('u2/e2/b.csv', { expiresInSeconds: 3, filename: 'b.csv' });
     const response = await fetch(link.url);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('hello s3');
