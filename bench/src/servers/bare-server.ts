@@ -1,4 +1,6 @@
+import { appPrototypesOf } from '@pfs/http';
 import express from 'express';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -6,6 +8,10 @@ import type { AddressInfo } from 'node:net';
  * (`/replay/<name>`): the bench PUTs the exact status, headers and body the API answered for a scenario, and
  * `GET /replay/<name>` sends those same bytes and headers with no work, so each API row has a ceiling that
  * differs from it only in the work the API does. Prints its URL on stdout.
+ *
+ * BARE_APP_PROTOTYPES=1: the server creates its requests and responses with the app's prototypes, as the
+ * API's server does (libs/http app-prototypes.ts), so Express's per-request prototype switch costs it nothing
+ * either: the tuned ceiling the `me` suite prints beside the plain one.
  */
 interface Replay {
   status: number;
@@ -35,7 +41,8 @@ app.get('/replay/:name', (req, res) => {
   }
   res.status(replay.status).set(replay.headers).end(replay.body);
 });
-const server = app.listen(0, '127.0.0.1', () => {
+const serverOptions = process.env.BARE_APP_PROTOTYPES === '1' ? appPrototypesOf(app) : {};
+const server = createServer(serverOptions, app).listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
 });

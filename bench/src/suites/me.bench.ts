@@ -1,6 +1,9 @@
+import { join } from 'node:path';
+import type { BenchContext } from '../bench-context';
 import type { BenchSuite } from '../bench-suite';
+import { recordReplay } from '../ceiling';
 import { measure, Measurement, MeasureOptions } from '../measure';
-import { cpuMillisOf } from '../service-process';
+import { cpuMillisOf, startServiceProcess } from '../service-process';
 
 /** Interleaved pairs: enough to see the spread, short enough to keep the suite under a minute. */
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 5);
@@ -72,5 +75,49 @@ export const meSuite: BenchSuite = {
       'bare CPU / GET /me CPU per request (medians): the throughput ratio of CPU-bound servers',
       percent(median(bareCpu) / median(meCpu)),
     );
+    await besideTunedReplay(context, request, micros);
   },
 };
+
+/**
+ * The API's server creates requests and responses with the Express app's prototypes (libs/http
+ * app-prototypes.ts), which spares it Express's per-request prototype switch; the issue's ceiling, bare
+ * Express, still pays that switch. So the same answer is also replayed by a bare Express server started
+ * with that option, in interleaved pairs with `GET /me`: the ratio to a ceiling that has the API's own
+ * server tuning, printed beside the issue's.
+ */
+async function besideTunedReplay(
+  context: BenchContext,
+  request: { url: string; headers: Record<string, string> },
+  micros: (value: number) => string,
+) {
+  const tuned = await startServiceProcess(join(__dirname, '../servers/bare-server.js'), {
+    BARE_APP_PROTOTYPES: '1',
+  });
+  try {
+    const replayUrl = await recordReplay(tuned.url, 'me-tuned', request.url, request.headers);
+    const ratios: number[] = [];
+    const tunedCpu: number[] = [];
+    const meCpu: number[] = [];
+    for (let pair = 0; pair < PAIRS; pair += 1) {
+      const replay = await measureWithCpu(
+        { name: 'tuned replay', url: replayUrl, connections: 16, seconds: PAIR_SECONDS },
+        tuned.child.pid!,
+      );
+      const me = await measureWithCpu(
+        { ...request, name: 'GET /me', connections: 16, seconds: PAIR_SECONDS },
+        context.apiPid,
+      );
+      ratios.push(me.result.requestsPerSecond / replay.result.requestsPerSecond);
+      tunedCpu.push(replay.cpuMicrosPerRequest);
+      meCpu.push(me.cpuMicrosPerRequest);
+    }
+    const pairs = `${PAIRS} interleaved pairs of ${PAIR_SECONDS} s, 16 conn`;
+    context.note(
+      `GET /me / its replay on bare Express with the app's prototypes, ${pairs}`,
+      `${spread(ratios, percent)}; CPU per request: replay ${spread(tunedCpu, micros)}, GET /me ${spread(meCpu, micros)}`,
+    );
+  } finally {
+    await tuned.stop();
+  }
+}

@@ -51,17 +51,19 @@ export async function signalListVersionMoved(
  * user until `i + QUIET >= at + 2 * REUSE > t + REUSE`, so a copy it holds was read after `t` and includes the
  * write; a read in flight when the signal arrived is not held either. The write is answered only once that
  * signal was acknowledged. A failed signal is not reused.
+ * `Context`: what the caller hands with a write (the API: its request's trace), given back to `onError` for the
+ * write that sent the failed signal.
  */
-export class ListVersionSignals {
+export class ListVersionSignals<Context = undefined> {
   private readonly sent = new Map<string, { at: number; done: Promise<void> }>();
 
   constructor(
     private readonly redis: ListVersionSignalTarget,
-    private readonly onError: (error: unknown, userId: string) => void,
+    private readonly onError: (error: unknown, userId: string, context?: Context) => void,
   ) {}
 
   /** After a committed write of the user, before its answer: resolves when a signal covering it was acknowledged. */
-  moved(userId: string): Promise<void> {
+  moved(userId: string, context?: Context): Promise<void> {
     const now = Date.now();
     const last = this.sent.get(userId);
     if (last && now - last.at < LIST_VERSION_SIGNAL_REUSE_MS) return last.done;
@@ -69,7 +71,7 @@ export class ListVersionSignals {
     const entry = { at: now, done: Promise.resolve() };
     entry.done = signalListVersionMoved(this.redis, userId, (error) => {
       if (this.sent.get(userId) === entry) this.sent.delete(userId);
-      this.onError(error, userId);
+      this.onError(error, userId, context);
     });
     this.sent.set(userId, entry);
     return entry.done;

@@ -1,11 +1,13 @@
-import { createHash, randomBytes, randomFillSync } from 'node:crypto';
+import { hash, randomBytes, randomFillSync } from 'node:crypto';
 
 /**
  * Tokens, codes and client secrets are stored only as this hash. They carry 256 bits of randomness,
- * so a fast hash is enough (unlike passwords) and lookups by hash stay one index probe.
+ * so a fast hash is enough (unlike passwords) and lookups by hash stay one index probe. Node's one-shot `hash`
+ * (the same SHA-256 of the UTF-8 text) costs 0.3-0.5 µs against `createHash`'s 1.2-1.6 µs (a Hash object, then
+ * `update` and `digest`), and a grant hashes four values (docs/bench.md, session 9).
  */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /**

@@ -3,6 +3,7 @@ import { AppError, serializeError } from '@pfs/errors';
 import type { Logger } from '@pfs/logger';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { asInputError } from './input-guard';
+import { requestLogger } from './request-trace';
 import { asUnavailable } from './store-unavailable';
 
 /** The last middleware: the one place errors are logged and turned into the JSON error body. */
@@ -15,7 +16,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     const classified = asInputError(asUnavailable(error));
     const serialized = serializeError(classified, req.id === undefined ? undefined : String(req.id));
     if (serialized.isServerFault) {
-      logger.error({ err: error, requestId: req.id }, 'request failed');
+      requestLogger(logger, req).error({ err: error, requestId: req.id }, 'request failed');
     }
     res.status(serialized.status).set(serialized.headers).json(serialized.body);
   };

@@ -3,6 +3,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { appPrototypesOf } from './app-prototypes';
 import { DEFAULT_HTTP_TIMEOUTS, guardBodyIdle, HttpTimeouts } from './request-timeouts';
 
 export interface StartHttpServerOptions {
@@ -45,6 +46,8 @@ export async function startHttpServer(
     handler(req, res);
   };
   const serverOptions: ServerOptions = {
+    // An Express app's requests and responses are created with its prototypes (app-prototypes.ts).
+    ...appPrototypesOf(handler),
     requestTimeout: timeouts.requestTimeoutMs,
     // Node refuses a headers timeout above the request timeout.
     headersTimeout: Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs || Infinity),

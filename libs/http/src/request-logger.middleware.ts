@@ -1,8 +1,9 @@
-import { currentTrace, Logger } from '@pfs/logger';
+import type { Logger } from '@pfs/logger';
 import type { Request, RequestHandler, Response } from 'express';
 import { HEALTH_PATHS } from './health.routes';
 import { observeHttpRequest } from './metrics/http-metrics';
 import { requestIdentityOf } from './request-identity';
+import { requestTraceOf } from './request-trace';
 
 /**
  * One JSON line per request, tagged with the request id and, once known, the user and client ids (never a
@@ -24,13 +25,11 @@ export function requestLoggerMiddleware(logger: Logger): RequestHandler {
       return;
     }
     const startedAt = performance.now();
-    // 'finish' may fire outside the request's async context: the trace id is taken now.
-    const traceId = currentTrace()?.traceId;
     const done = () => {
       res.off('finish', done);
       res.off('close', done);
       const elapsedMs = performance.now() - startedAt;
-      logRequest(lines, req, res, elapsedMs, traceId);
+      logRequest(lines, req, res, elapsedMs);
       observeHttpRequest(req, res, elapsedMs);
     };
     res.on('finish', done);
@@ -39,21 +38,16 @@ export function requestLoggerMiddleware(logger: Logger): RequestHandler {
   };
 }
 
-function logRequest(
-  logger: Logger,
-  req: Request,
-  res: Response,
-  elapsedMs: number,
-  traceId: string | undefined,
-): void {
+function logRequest(logger: Logger, req: Request, res: Response, elapsedMs: number): void {
   const identity = requestIdentityOf(res);
+  // The trace id first, where the logger's mixin put it while requests ran in an async context.
   const fields = {
+    traceId: requestTraceOf(req)?.traceId,
     req: { id: req.id, method: req.method, url: req.originalUrl },
     res: { statusCode: res.statusCode },
     responseTime: Math.round(elapsedMs),
     userId: identity?.userId,
     clientId: identity?.clientId,
-    traceId,
   };
   if (!res.writableFinished) logger.warn(fields, 'request aborted');
   else if (res.statusCode >= 500) logger.error(fields, 'request errored');

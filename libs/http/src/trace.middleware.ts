@@ -1,10 +1,12 @@
-import { parseTraceparent, runWithTrace, startSpan } from '@pfs/logger';
+import { parseTraceparent, startSpan } from '@pfs/logger';
 import type { NextFunction, Request, Response } from 'express';
 import { routeTemplateOf } from './metrics/http-metrics';
+import { setRequestTrace } from './request-trace';
 
 /**
- * Honours an incoming W3C `traceparent` (a malformed one is ignored and a new trace starts) and runs the
- * rest of the request in that trace: its log lines carry the trace id, and work it queues carries it on.
+ * Honours an incoming W3C `traceparent` (a malformed one is ignored and a new trace starts) and puts the
+ * request's trace on the request (request-trace.ts): its log lines carry the trace id, and work it queues
+ * carries it on.
  * With OTEL_EXPORTER_OTLP_ENDPOINT set, the request is also an exported server span (docs/operations.md).
  */
 export function traceMiddleware(req: Request, res: Response, next: NextFunction): void {
@@ -23,5 +25,6 @@ export function traceMiddleware(req: Request, res: Response, next: NextFunction)
         },
       });
     });
-  runWithTrace(span.context, next);
+  setRequestTrace(req, span.context);
+  next();
 }

@@ -1,11 +1,14 @@
 import { EXPORT_JOB_VERSION, exportJob, exportJobOptions, exportRunJobId } from '@pfs/contracts';
 import { JobQueueConfig, openJobQueue } from './job-queue';
-import { type ExportRunJob, latestRunOf, traceparentOfCurrentWork } from './run-jobs';
+import { type ExportRunJob, latestRunOf, type RunOptions, traceparentOf } from './run-jobs';
 
 /** The exports queue as the API (producer) and the worker (sweeper, queue gauge) both use it. */
 export interface ExportJobQueue {
-  /** Queues run `run` of an export (0: the API's); ids only in the payload (no data, no secrets). */
-  enqueue(userId: string, exportId: string, run?: number): Promise<void>;
+  /**
+   * Queues a run of an export (`options.run`, 0: the API's), in `options.trace` (the queuing request's trace)
+   * when given; ids only in the payload (no data, no secrets).
+   */
+  enqueue(userId: string, exportId: string, options?: RunOptions): Promise<void>;
   /** The export's newest job BullMQ still holds (the sweeper's run, else the API's), with its state. */
   latestRun(exportId: string): Promise<ExportRunJob | undefined>;
   /** Jobs per state, for the queue depth gauge. */
@@ -16,9 +19,9 @@ export interface ExportJobQueue {
 export function openExportJobQueue(config: JobQueueConfig): ExportJobQueue {
   const jobs = openJobQueue(exportJob, config);
   return {
-    async enqueue(userId, exportId, run = 0) {
+    async enqueue(userId, exportId, { run = 0, trace } = {}) {
       await jobs.add(
-        { version: EXPORT_JOB_VERSION, exportId, userId, traceparent: traceparentOfCurrentWork() },
+        { version: EXPORT_JOB_VERSION, exportId, userId, traceparent: traceparentOf(trace) },
         exportJobOptions(exportId, run),
       );
     },

@@ -3,7 +3,7 @@ export type { JobQueue, JobQueueConfig } from './job-queue';
 export { openExportJobQueue } from './export-job-queue';
 export type { ExportJobQueue } from './export-job-queue';
 export { SWEEP_RUN } from './run-jobs';
-export type { ExportRunJob } from './run-jobs';
+export type { ExportRunJob, RunOptions } from './run-jobs';
 export { openWebhookDeliveryQueue, webhookRetryPolicyOf } from './webhook-delivery-queue';
 export type { WebhookDeliveryQueue, WebhookQueueConfig } from './webhook-delivery-queue';
 export { openAccountDeletionQueue } from './account-deletion-queue';

@@ -40,11 +40,21 @@ describe('the shared job producer', () => {
     try {
       await exportJobs.enqueue('9', '7');
       expect(await exportJobs.latestRun('7')).toEqual({ run: 0, state: 'waiting', failedReason: undefined });
-      await exportJobs.enqueue('9', '7', 1);
+      await exportJobs.enqueue('9', '7', { run: 1 });
       expect(await exportJobs.latestRun('7')).toMatchObject({ run: 1, state: 'waiting' });
       const [first] = await queue.getJobs(['waiting'], 0, 0, true);
       expect(first.data).toEqual({ version: 1, exportId: '7', userId: '9' });
       expect(await exportJobs.jobCounts()).toMatchObject({ waiting: 2 });
+      // Queued while serving a request: the job carries that request's trace (its span is the job's parent).
+      const trace = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', flags: '01' };
+      await exportJobs.enqueue('9', '8', { trace });
+      const [traced] = await queue.getJobs(['waiting'], 0, 0, false);
+      expect(traced.data).toEqual({
+        version: 1,
+        exportId: '8',
+        userId: '9',
+        traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      });
     } finally {
       await queue.obliterate({ force: true });
       await queue.close();

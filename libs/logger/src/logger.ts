@@ -1,5 +1,6 @@
 import pino, { Logger } from 'pino';
-import { currentTrace } from './trace-context';
+import { currentTrace } from './ambient-trace';
+import type { TraceContext } from './trace-context';
 
 export type { Logger };
 
@@ -32,7 +33,10 @@ export interface LoggerOptions {
   destination?: pino.DestinationStream;
 }
 
-/** Every line written while a trace is current names it, so one trace id finds all its lines in every service. */
+/**
+ * Every line written while an ambient trace is current (a worker's job, ambient-trace.ts) names it, so one
+ * trace id finds all its lines in every service. Requests carry theirs explicitly: `tracedLogger`.
+ */
 function traceFields(): object {
   const trace = currentTrace();
   // A fresh object each time: pino merges the line's own fields into it.
@@ -52,4 +56,13 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     options.destination,
   );
+}
+
+/**
+ * The logger for the lines of one piece of traced work (a request: `requestLogger` in @pfs/http): each line
+ * names its trace id, where the ambient trace's mixin would put it. Made on demand, by the code about to
+ * write a line: a request that writes only its request line makes none.
+ */
+export function tracedLogger(logger: Logger, trace: TraceContext | undefined): Logger {
+  return trace ? logger.child({ traceId: trace.traceId }) : logger;
 }

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
 /** The W3C Trace Context of the work in progress (https://www.w3.org/TR/trace-context/). */
@@ -10,8 +9,6 @@ export interface TraceContext {
   /** 2 hex digits; `01` = sampled. */
   flags: string;
 }
-
-const store = new AsyncLocalStorage<TraceContext>();
 
 /** `version-traceid-parentid-flags`; a future version may append fields after these four. */
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
@@ -41,13 +38,4 @@ export function childTraceContext(parent?: TraceContext): TraceContext {
 
 export function formatTraceparent(context: TraceContext): string {
   return `00-${context.traceId}-${context.spanId}-${context.flags}`;
-}
-
-/** Runs `fn` with `context` as the current trace: every log line written inside carries its `traceId`. */
-export function runWithTrace<T>(context: TraceContext, fn: () => T): T {
-  return store.run(context, fn);
-}
-
-export function currentTrace(): TraceContext | undefined {
-  return store.getStore();
 }

@@ -18,7 +18,7 @@ import {
   openWebhookDeliveryQueue,
   type WebhookDeliveryQueue,
 } from '@pfs/jobs';
-import type { Logger } from '@pfs/logger';
+import type { Logger, TraceContext } from '@pfs/logger';
 import { ResourceApi } from '@pfs/resource-api';
 import { closeRedis, openRedis, Redis, redisOptionsOf } from '@pfs/redis';
 import {
@@ -53,6 +53,7 @@ import {
   UserRepository,
   type UserRowChanged,
   UserStore,
+  type Actor,
   type ActorStore,
   WebhookDeliveryRepository,
   WebhookRepository,
@@ -66,6 +67,7 @@ import { TrackedKeys } from './middleware/tracked-keys';
 import { HeldListStates } from './http/held-list-states';
 import { UserProfileCache } from './modules/me/user-profile-cache';
 import { RateBook } from './modules/currencies/rate-book';
+import { storeReports } from './store-reports';
 import { RedisWritePositions } from './write-positions';
 
 /** Every repository the API uses, built once here. */
@@ -143,7 +145,7 @@ export interface ApiDependencies {
 export function apiRepositories(
   dataSource: DataSource,
   profileChanged: UserRowChanged,
-  written: (userId: string) => Promise<void> = async () => undefined,
+  written: (who: Actor) => Promise<void> = async () => undefined,
 ): ApiRepositories {
   return {
     accounts: new AccountRepository(),
@@ -203,14 +205,13 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       applicationName: 'pfs-api',
     }),
   );
+  const reports = storeReports(logger);
   // A write of the users row has committed when this runs: a Redis failure must not turn it into a 500
   // (a retry would then be a 409). The cached copy expires within its TTL (10 minutes) anyway. (Called only
   // by requests, after the cache below exists.)
-  const dropCachedProfile = async (userId: string) => {
-    await profileCache
-      .invalidate(userId)
-      .catch((error) => logger.warn({ err: error, userId }, 'could not drop the cached profile'));
-    await store.written(userId);
+  const dropCachedProfile = async ({ userId, trace }: Actor) => {
+    await profileCache.invalidate(userId).catch((error) => reports.profileNotDropped(error, userId, trace));
+    await store.written({ userId, trace });
   };
   const replica = await stores.postgres(() =>
     openReplica({
@@ -221,7 +222,7 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
       applicationName: 'pfs-api',
     }),
   );
-  const repos = apiRepositories(dataSource, dropCachedProfile, (userId) => store.written(userId));
+  const repos = apiRepositories(dataSource, dropCachedProfile, (who) => store.written(who));
   const rates = await new RateBook(repos.currencyRates, logger).load({ warm: config.NODE_ENV !== 'test' });
   // Auto-pipelined: the gate checks of requests that arrive together share one Redis write and read.
   const redis = await stores.redis(
@@ -237,19 +238,14 @@ export async function createApiDependencies(config: ApiConfig, logger: Logger): 
   const routing = new ReadRouting(dataSource, replica, {
     waitMs: config.DATABASE_REPLICA_WAIT_MS,
     positions: new RedisWritePositions(redis),
-    onFallback: (reason, error) =>
-      reason === 'behind'
-        ? logger.info({ reason }, 'heavy read served by the primary: the replica had not replayed the write')
-        : logger.warn({ err: error, reason }, 'heavy read served by the primary'),
-    onRecordError: (error) => logger.warn({ err: error }, 'could not record the position of a write'),
+    onFallback: reports.readFromPrimary,
+    onRecordError: reports.positionLost,
   });
   // After each committed write: this process's copy goes at once, every other's on the signal's invalidation.
-  const signals = new ListVersionSignals(redis, (error, userId) =>
-    logger.warn({ err: error, userId }, 'could not signal a moved list version'),
-  );
-  const store = new UserStore(dataSource, routing, (userId) => {
+  const signals = new ListVersionSignals<TraceContext>(redis, reports.signalLost);
+  const store = new UserStore(dataSource, routing, (userId, trace) => {
     listStates.forget(userId);
-    return signals.moved(userId);
+    return signals.moved(userId, trace);
   });
   const listStates = new HeldListStates(store, gateLocal?.keys);
   return {

@@ -3,6 +3,7 @@ import {
   errorMiddleware,
   healthRoutes,
   observeDependencies,
+  recordedHeaders,
   requestIdMiddleware,
   requestLoggerMiddleware,
   requestTargetGuard,
@@ -45,8 +46,9 @@ export function buildAuthApp(deps: AuthDependencies): Express {
     corsMiddleware(deps.config.CORS_ORIGINS),
   );
   app.use(requestTargetGuard);
-  // Pages carry no scripts; the default CSP forbids inline scripts, and form-action stays on our origin.
-  app.use(helmet({ contentSecurityPolicy: { directives: { 'form-action': ["'self'"] } } }));
+  // Pages carry no scripts; the default CSP forbids inline scripts, and form-action stays on our origin. Helmet's
+  // headers depend on its options only, so they are computed once at boot (recordedHeaders) and set per request.
+  app.use(recordedHeaders(helmet({ contentSecurityPolicy: { directives: { 'form-action': ["'self'"] } } })));
   // The token endpoint ahead of the health, metadata and page routers, none of which answers its path: each
   // router Express walks past costs every grant its matching (about 15 µs a grant in all: docs/bench.md, session 7).
   const resources = apiResourceIndicators(deps.config.BASE_URL);

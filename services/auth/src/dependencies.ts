@@ -2,7 +2,7 @@ import type OAuth2Server from '@node-oauth/oauth2-server';
 import { warnAboutDevelopmentSecrets } from '@pfs/config';
 import { ListVersionSignals } from '@pfs/contracts';
 import { serviceStoreStartup } from '@pfs/http';
-import type { Logger } from '@pfs/logger';
+import { type Logger, type TraceContext, tracedLogger } from '@pfs/logger';
 import {
   AccountDeletionQueue,
   ExportJobQueue,
@@ -126,8 +126,8 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
   const accountDeletions = openAccountDeletionQueue(config);
   const introspection = new TokenIntrospectionStore(redis);
   const oauth = createOAuthServer(config, { repos, introspection });
-  const signals = new ListVersionSignals(redis, (error, userId) =>
-    logger.warn({ err: error, userId }, 'could not signal a moved list version'),
+  const signals = new ListVersionSignals<TraceContext>(redis, (error, userId, trace) =>
+    tracedLogger(logger, trace).warn({ err: error, userId }, 'could not signal a moved list version'),
   );
   return {
     config,
@@ -145,7 +145,7 @@ export async function createAuthDependencies(config: AuthConfig, logger: Logger)
     limiter: new RateLimiter(redis, config.AUTH_RATE_LIMIT_WINDOW_SECONDS),
     mailer,
     // The account deletion's export moves the user's list version: the API's processes drop their copy.
-    store: new UserStore(dataSource, undefined, (userId) => signals.moved(userId)),
+    store: new UserStore(dataSource, undefined, (userId, trace) => signals.moved(userId, trace)),
     exports: new ExportRepository(dataSource),
     exportJobs,
     accountDeletions,

@@ -1,3 +1,4 @@
+import type { TraceContext } from '@pfs/logger';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -15,10 +16,17 @@ export interface ReadRoutingOptions {
   /** How long a read waits for the replica to replay the position it needs before it reads the primary. */
   waitMs: number;
   positions?: WritePositions;
-  /** Told when a read that could go to the replica went to the primary, and why (for a log line or a metric). */
-  onFallback?: (reason: 'behind' | 'replica-error' | 'positions-error', error?: unknown) => void;
-  /** Told when a write's position could not be recorded (the write stands). */
-  onRecordError?: (error: unknown) => void;
+  /**
+   * Told when a read that could go to the replica went to the primary, and why (for a log line or a metric),
+   * with the trace of the work that read, when it has one.
+   */
+  onFallback?: (
+    reason: 'behind' | 'replica-error' | 'positions-error',
+    error?: unknown,
+    trace?: TraceContext,
+  ) => void;
+  /** Told when a write's position could not be recorded (the write stands), with the writer's trace. */
+  onRecordError?: (error: unknown, trace?: TraceContext) => void;
 }
 
 const POLL_MS = 10;
@@ -52,31 +60,31 @@ export class ReadRouting {
    * commit record), so the user's next heavy read waits for the replica to pass it. A failure is reported,
    * never thrown: the write has committed.
    */
-  async recordWrite(userId: string): Promise<void> {
+  async recordWrite(userId: string, trace?: TraceContext): Promise<void> {
     if (!this.replica || !this.options.positions) return;
     try {
       const [{ lsn }] = await this.primary.query('SELECT pg_current_wal_insert_lsn()::text AS lsn');
       await this.options.positions.record(userId, lsn);
     } catch (error) {
-      this.options.onRecordError?.(error);
+      this.options.onRecordError?.(error, trace);
     }
   }
 
   /** The source for a heavy read of the user: the replica once it has replayed the user's last write. */
-  async sourceForUser(userId: string): Promise<DataSource> {
+  async sourceForUser(userId: string, trace?: TraceContext): Promise<DataSource> {
     if (!this.replica) return this.primary;
     let position: string | undefined;
     try {
       position = await this.options.positions?.latest(userId);
     } catch (error) {
-      this.options.onFallback?.('positions-error', error);
+      this.options.onFallback?.('positions-error', error, trace);
       return this.primary;
     }
-    return this.sourceAfter(position);
+    return this.sourceAfter(position, trace);
   }
 
   /** The source for a read that must see everything up to `position` (an export's): replica or primary. */
-  async sourceAfter(position: string | null | undefined): Promise<DataSource> {
+  async sourceAfter(position: string | null | undefined, trace?: TraceContext): Promise<DataSource> {
     const replica = this.replica;
     if (!replica) return this.primary;
     if (!position) return replica;
@@ -94,10 +102,10 @@ export class ReadRouting {
         await sleep(Math.min(POLL_MS, left));
       }
     } catch (error) {
-      this.options.onFallback?.('replica-error', error);
+      this.options.onFallback?.('replica-error', error, trace);
       return this.primary;
     }
-    this.options.onFallback?.('behind');
+    this.options.onFallback?.('behind', undefined, trace);
     return this.primary;
   }
 }

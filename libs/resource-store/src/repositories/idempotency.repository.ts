@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { claimChangeSeq, inTransaction } from '../sync/change-sequence';
-import { type UserChange, userChangeOf } from '../sync/user-change';
+import { type Actor, type UserChange, userChangeOf } from '../sync/user-change';
 
 /** A response kept for replay: what the first request with a key answered. */
 export interface StoredResponse {
@@ -30,7 +30,7 @@ export class IdempotencyRepository {
   /** `written` runs after a write this repository ran has committed (UserStore.written: read-your-writes). */
   constructor(
     private readonly source: DataSource,
-    private readonly written: (userId: string) => Promise<void> = async () => undefined,
+    private readonly written: (who: Actor) => Promise<void> = async () => undefined,
   ) {}
 
   /**
@@ -38,19 +38,17 @@ export class IdempotencyRepository {
    * the one commit. Nothing runs when the key already answered (replay) or names another request.
    */
   runOnce(
-    claim: { userId: string; app?: string; key: string; requestHash: string; ttlSeconds: number },
+    claim: Actor & { key: string; requestHash: string; ttlSeconds: number },
     work: (change: UserChange) => Promise<StoredResponse>,
   ): Promise<IdempotentOutcome> {
     return inTransaction(this.source, async (manager, hooks): Promise<IdempotentOutcome> => {
       const found = await this.claim(manager, claim);
       if (found) return found;
-      hooks.commit.push(() => this.written(claim.userId));
+      hooks.commit.push(() => this.written(claim));
       // The key row first, then the user's change sequence: a duplicate waiting on the key holds no user
       // lock, and a replay moves no watermark.
       const changeSeq = await claimChangeSeq(manager, claim.userId);
-      const response = await work(
-        userChangeOf(manager, { userId: claim.userId, app: claim.app }, changeSeq, hooks),
-      );
+      const response = await work(userChangeOf(manager, claim, changeSeq, hooks));
       await this.complete(manager, claim.userId, claim.key, response);
       return { state: 'ran', response };
     });

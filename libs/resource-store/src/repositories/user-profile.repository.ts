@@ -1,6 +1,6 @@
 import { isResourceId } from '@pfs/contracts';
 import type { EntityManager } from 'typeorm';
-import { handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
+import { type Actor, handleOf, transactionOf, type UserChange, type UserRead } from '../sync/user-change';
 import { fromCustomRates, UserRepository, type User } from './user.repository';
 
 /** The profile's superseded `modified` values, in resource_revisions (no snapshot: PUT /me never merges). */
@@ -21,10 +21,11 @@ export type ProfileUpdateResult =
 export type LockedProfile = { user: User; fresh: boolean } | undefined;
 
 /**
- * Called with the user's id after a write of their `users` row has committed: the API injects its profile
- * cache's invalidation (UserProfileCache in services/api, in dependencies.ts), which drops the cached `GET /me`.
+ * Called with the writer (the user, and the request's trace) after a write of their `users` row has committed:
+ * the API injects its profile cache's invalidation (UserProfileCache in services/api, in dependencies.ts), which
+ * drops the cached `GET /me`.
  */
-export type UserRowChanged = (userId: string) => Promise<void>;
+export type UserRowChanged = (who: Actor) => Promise<void>;
 
 /**
  * Every write to the `users` row of the API goes through `writeProfile` or `updateProfile`. Writes are
@@ -52,7 +53,7 @@ export class UserProfileRepository {
       if (!locked.fresh) return { state: 'stale', user: locked.user };
       return { state: 'updated', user: await this.writeRow(manager, userId, update) };
     });
-    if (result.state === 'updated') await this.userRowChanged(userId);
+    if (result.state === 'updated') await this.userRowChanged(user);
     return result;
   }
 
@@ -94,7 +95,7 @@ export class UserProfileRepository {
    */
   async writeProfile(change: UserChange, update: ProfileUpdate): Promise<User> {
     const user = await this.writeRow(transactionOf(change), change.userId, update);
-    change.afterCommit(() => this.userRowChanged(change.userId));
+    change.afterCommit(() => this.userRowChanged(change));
     return user;
   }
 

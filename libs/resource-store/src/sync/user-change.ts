@@ -1,3 +1,4 @@
+import type { TraceContext } from '@pfs/logger';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ReadRouting } from '../replica/read-routing';
 
@@ -19,11 +20,16 @@ export const ROUTING: unique symbol = Symbol('pfs.store.routing');
 export interface Actor {
   readonly userId: string;
   readonly app?: string;
+  /**
+   * The request's trace, for the lines the store's callbacks write about this work (a replica fallback, a lost
+   * signal after a commit): requests carry their trace explicitly (no async context in the API or auth).
+   */
+  readonly trace?: TraceContext;
 }
 
 /** An actor from a bare user id (no application) or from an actor (a request context). */
 export function actorOf(who: string | Actor): Actor {
-  return typeof who === 'string' ? { userId: who } : { userId: who.userId, app: who.app };
+  return typeof who === 'string' ? { userId: who } : { userId: who.userId, app: who.app, trace: who.trace };
 }
 
 /**
@@ -81,7 +87,7 @@ export async function routedHandleOf(context: UserRead): Promise<DataSource | En
   const routing = context[ROUTING];
   const handle = context[HANDLE];
   if (!routing || handle !== routing.primary) return handle;
-  return routing.sourceForUser(context.userId);
+  return routing.sourceForUser(context.userId, context.trace);
 }
 
 /** A read context on the handle routedHandleOf chose, for repositories built on ResourceTable. */

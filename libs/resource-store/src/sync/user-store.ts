@@ -1,3 +1,4 @@
+import type { TraceContext } from '@pfs/logger';
 import type { DataSource } from 'typeorm';
 import type { ReadRouting } from '../replica/read-routing';
 import { toCustomRates } from '../repositories/user.repository';
@@ -18,12 +19,13 @@ export class UserStore {
    * `routing` (a replica, DATABASE_READ_URL): heavy reads of `read` contexts may go to the replica, and every
    * committed change records the primary's WAL position for the user's next read (read-your-writes).
    * `listVersionMoved`: told after every committed write of the user, before the writer answers (the API's
-   * processes hold each user's list version and drop it on this signal: list-version-keys in @pfs/contracts).
+   * processes hold each user's list version and drop it on this signal: list-version-keys in @pfs/contracts),
+   * with the writer's trace when it has one.
    */
   constructor(
     private readonly source: DataSource,
     private readonly routing?: ReadRouting,
-    private readonly listVersionMoved?: (userId: string) => Promise<void>,
+    private readonly listVersionMoved?: (userId: string, trace?: TraceContext) => Promise<void>,
   ) {
     this.listStates = listStateLoader(source);
   }
@@ -36,7 +38,7 @@ export class UserStore {
   /** Runs `work` as one change of the user (see withUserChange); once committed, its position is recorded. */
   async change<T>(who: string | Actor, work: (change: UserChange) => Promise<T>): Promise<T> {
     const result = await withUserChange(this.source, who, work);
-    await this.written(typeof who === 'string' ? who : who.userId);
+    await this.written(who);
     return result;
   }
 
@@ -60,7 +62,7 @@ export class UserStore {
     statement: OneTripStatement<T>,
   ): Promise<{ result: T; written: Promise<void> }> {
     const result = await runOneTripChange(this.source, who.userId, statement);
-    return { result, written: this.written(who.userId).catch(() => undefined) };
+    return { result, written: this.written(who).catch(() => undefined) };
   }
 
   /**
@@ -68,9 +70,10 @@ export class UserStore {
    * POST, a profile write, an export's notification). Awaited by the writer before it answers, so a request
    * sent after the answer finds every process's held list version dropped.
    */
-  async written(userId: string): Promise<void> {
-    if (!this.routing) return this.listVersionMoved?.(userId);
-    await Promise.all([this.routing.recordWrite(userId), this.listVersionMoved?.(userId)]);
+  async written(who: string | Actor): Promise<void> {
+    const { userId, trace } = typeof who === 'string' ? { userId: who, trace: undefined } : who;
+    if (!this.routing) return this.listVersionMoved?.(userId, trace);
+    await Promise.all([this.routing.recordWrite(userId, trace), this.listVersionMoved?.(userId, trace)]);
   }
 
   /** The user's current sync watermark (0 before any change). */

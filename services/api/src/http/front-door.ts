@@ -5,6 +5,7 @@ import {
   healthRoutes,
   jsonDepthVerifier,
   observeDependencies,
+  recordedHeaders,
   requestIdMiddleware,
   requestLoggerMiddleware,
   requestTargetGuard,
@@ -32,7 +33,6 @@ import { schemaRoutes } from '../modules/schema/schema.routes';
 import { oneLayer } from './one-layer';
 import { parseWhenBody } from './parse-when-body';
 import { pathScoped } from './path-scoped';
-import { recordedHeaders } from './recorded-headers';
 
 /**
  * Everything a request passes before the module routes, in one Express layer (oneLayer): trace, request

@@ -35,7 +35,14 @@ export function idempotentPost(deps: { store: ActorStore; repos: { idempotency: 
       .update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`)
       .digest('hex');
     const outcome = await deps.repos.idempotency.runOnce(
-      { userId: ctx.userId, app: ctx.app, key, requestHash, ttlSeconds: IDEMPOTENCY_TTL_SECONDS },
+      {
+        userId: ctx.userId,
+        app: ctx.app,
+        trace: ctx.trace,
+        key,
+        requestHash,
+        ttlSeconds: IDEMPOTENCY_TTL_SECONDS,
+      },
       run,
     );
     if (outcome.state === 'mismatch') {

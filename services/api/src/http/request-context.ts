@@ -1,3 +1,4 @@
+import type { TraceContext } from '@pfs/logger';
 import { type CallerContext, callerContextOf, callerOf } from '@pfs/resource-api';
 import type { Request } from 'express';
 import type { GateResult } from '../middleware/request-gate';
@@ -17,6 +18,11 @@ export interface RequestContext extends CallerContext {
   tokenId?: string;
   /** What the gate answered: limit, remaining, the bucket to refund, the prefetched profile. */
   rateLimit: GateResult;
+  /**
+   * The request's trace (traceMiddleware): a use case queues its jobs in it. Carried here, not in async
+   * context, so the API never turns on Node 20's async hooks (ambient-trace.ts in @pfs/logger).
+   */
+  trace?: TraceContext;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { AppError } from '@pfs/errors';
-import { rateLimitRefusals, setRequestIdentity } from '@pfs/http';
+import { rateLimitRefusals, requestTraceOf, setRequestIdentity } from '@pfs/http';
+import type { TraceContext } from '@pfs/logger';
 import { attachCallerContext } from '@pfs/resource-api';
 import { AccessTokenRecord, parseScope } from '@pfs/contracts';
 import type { NextFunction, Request, Response } from 'express';
@@ -46,7 +47,7 @@ const isRateLimitStatus = (req: Request) => req.method === 'GET' && req.path ===
  * X-RateLimit-Limit/Remaining; a 304 gives its request back.
  */
 export interface AuthenticateOptions {
-  onPersonalTokenUse?: (tokenId: string) => void;
+  onPersonalTokenUse?: (tokenId: string, trace?: TraceContext) => void;
   /**
    * Requests whose handler serves the user's cached `/me` representation: the gate reads it in the same
    * round trip (`requestContext(req).rateLimit.profile`), so the handler needs no second one.
@@ -128,6 +129,7 @@ export function authenticate(gate: RequestGate, options: AuthenticateOptions = {
       tokenKind: record.kind,
       tokenId: record.token_id,
       rateLimit: result,
+      trace: requestTraceOf(req),
       onNotModified: counted
         ? () => {
             res.setHeader('X-RateLimit-Remaining', String(Math.min(result.limit, result.remaining + 1)));
@@ -137,7 +139,7 @@ export function authenticate(gate: RequestGate, options: AuthenticateOptions = {
     };
     attachCallerContext(req, context);
     setRequestIdentity(res, context);
-    if (record.kind === 'personal' && record.token_id) onPersonalTokenUse?.(record.token_id);
+    if (record.kind === 'personal' && record.token_id) onPersonalTokenUse?.(record.token_id, context.trace);
     // `extra` is private to the user and the application: handlers open the store's contexts from this
     // context (`deps.store.read(ctx)`), which carries `app`.
     next();

@@ -1,4 +1,5 @@
 import { personalTokenUsedKey } from '@pfs/contracts';
+import { type TraceContext, tracedLogger } from '@pfs/logger';
 import type { ApiDependencies } from '../dependencies';
 
 /** At most one write per token per minute: last-used time is for humans, not an audit log. */
@@ -11,13 +12,15 @@ const MAX_TRACKED = 10_000;
  */
 export function personalTokenUseRecorder(deps: Pick<ApiDependencies, 'redis' | 'logger'>) {
   const lastWrite = new Map<string, number>();
-  return (tokenId: string): void => {
+  return (tokenId: string, trace?: TraceContext): void => {
     const now = Date.now();
     if ((lastWrite.get(tokenId) ?? 0) + MIN_INTERVAL_MS > now) return;
     if (lastWrite.size >= MAX_TRACKED) lastWrite.clear();
     lastWrite.set(tokenId, now);
     deps.redis
       .set(personalTokenUsedKey(tokenId), String(now))
-      .catch((error) => deps.logger.warn({ err: error }, 'could not record personal token use'));
+      .catch((error) =>
+        tracedLogger(deps.logger, trace).warn({ err: error }, 'could not record personal token use'),
+      );
   };
 }

@@ -35,6 +35,7 @@ const ROWS = [
 ];
 const NOTES = [
   'GET /me / bare throughput',
+  "GET /me / its replay on bare Express with the app's prototypes",
   'since-sync of 100 changes, mean latency, 16 conn',
   '16 conn, 1 interleaved pairs',
   'GET /entries page of 200 (1k entries) cold: server CPU per request',

@@ -1,3 +1,4 @@
+import { requestTraceOf } from '@pfs/http';
 import type { User } from '@pfs/resource-store';
 import { Request, Response, Router } from 'express';
 import { checkCurrentPassword, PasswordCheckDependencies } from '../use-cases/account-security.use-case';
@@ -49,7 +50,7 @@ export function accountDeletionRoutes(deps: AccountDeletionRoutesDependencies): 
   router.post('/account/delete/export', pageForm, async (req: Request, res: Response) => {
     const user = await findSignedInUser(deps, req, res);
     if (!user) return;
-    await requestUserDataExport(deps, user.id);
+    await requestUserDataExport(deps, { userId: user.id, trace: requestTraceOf(req) });
     res.redirect(303, '/account/delete');
   });
 

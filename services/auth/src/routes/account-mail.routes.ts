@@ -1,3 +1,4 @@
+import { requestLogger } from '@pfs/http';
 import { AppError } from '@pfs/errors';
 import { hashToken } from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
@@ -83,7 +84,7 @@ export function accountMailRoutes(deps: AccountMailRoutesDependencies): Router {
     // The answer leaves before the lookup: the same page, at the same moment, for every address.
     res.type('html').send(forgotPasswordPage({ csrfToken, sentTo: email }));
     sendPasswordResetLink(deps, email).catch((error: unknown) =>
-      deps.logger.warn({ err: error, requestId: req.id }, 'password reset mail not sent'),
+      requestLogger(deps.logger, req).warn({ err: error, requestId: req.id }, 'password reset mail not sent'),
     );
   });
 

@@ -1,3 +1,4 @@
+import { requestLogger } from '@pfs/http';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { parseScope } from '@pfs/contracts';
 import type { Logger } from '@pfs/logger';
@@ -196,7 +197,7 @@ export function authorizeRoutes(deps: AuthorizeRoutesDependencies): Router {
       res.redirect(302, await grantAccess(deps, req, check, session.userId));
     } catch (error) {
       // The client learns the flow failed (spec's server_error) instead of the user being stranded here.
-      deps.logger.error({ err: error, requestId: req.id }, 'authorization failed');
+      requestLogger(deps.logger, req).error({ err: error, requestId: req.id }, 'authorization failed');
       res.redirect(302, redirectError(check, 'server_error', 'The server could not complete the request.'));
     }
   });

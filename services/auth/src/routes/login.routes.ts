@@ -1,3 +1,4 @@
+import { requestLogger } from '@pfs/http';
 import { AppError } from '@pfs/errors';
 import { Request, Response, Router } from 'express';
 import type { PasswordHasher } from '../password-hasher';
@@ -127,7 +128,7 @@ export function loginRoutes(deps: LoginRoutesDependencies): Router {
         { emailVerified: !deps.mailer },
       );
       sendVerificationLink(deps, created.user).catch((error: unknown) =>
-        deps.logger.warn({ err: error, requestId: req.id }, 'verification mail not sent'),
+        requestLogger(deps.logger, req).warn({ err: error, requestId: req.id }, 'verification mail not sent'),
       );
       await startSession(deps, req, res, created.user.id);
       res.redirect(303, returnTo);

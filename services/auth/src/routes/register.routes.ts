@@ -1,3 +1,4 @@
+import { requestLogger } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import type { AuthRepositories } from '../auth-repositories';
@@ -61,7 +62,10 @@ export function registerRoutes(deps: RegisterRoutesDependencies): Router {
   router.post(REGISTRATION_PATH, async (req, res) => {
     try {
       const information = await registerClient(deps, req.body);
-      deps.logger.info({ clientId: information.client_id, requestId: req.id }, 'client registered');
+      requestLogger(deps.logger, req).info(
+        { clientId: information.client_id, requestId: req.id },
+        'client registered',
+      );
       res.setHeader('Cache-Control', 'no-store');
       res.status(201).json(information);
     } catch (error) {

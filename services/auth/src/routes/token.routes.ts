@@ -1,7 +1,7 @@
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { OAuthError } from '@node-oauth/oauth2-server';
 import { AppError } from '@pfs/errors';
-import { asUnavailable, isStoreUnavailable, setRequestIdentity } from '@pfs/http';
+import { asUnavailable, isStoreUnavailable, requestLogger, setRequestIdentity } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import { Request, RequestHandler, Response, Router } from 'express';
 import { parseTokenRequestForm } from '../web/token-form';
@@ -124,7 +124,7 @@ export function tokenRoutes(deps: TokenRoutesDependencies): Router {
             const cause = inner ?? (typeof message === 'object' ? message : undefined);
             if (isStoreUnavailable(cause)) throw asUnavailable(cause);
             // The library wraps our failures (a database error…) and would show their message: log it, say little.
-            deps.logger.error(
+            requestLogger(deps.logger, req).error(
               { err: (error as { inner?: unknown }).inner ?? error, requestId: req.id },
               'token request failed',
             );

@@ -1,5 +1,6 @@
 import { closeAccount } from '@pfs/accounts';
 import type { AccountDeletionQueue, ExportJobQueue } from '@pfs/jobs';
+import type { TraceContext } from '@pfs/logger';
 import type { Redis } from '@pfs/redis';
 import type { ExportRecord, ExportRepository, UserStore } from '@pfs/resource-store';
 import type { AuthRepositories } from '../auth-repositories';
@@ -39,9 +40,16 @@ export async function latestUserDataExport(
   return page.items.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
 }
 
-/** Requests a `user_data` export, as `POST /exports` does, so the user can take their data before leaving. */
-export async function requestUserDataExport(deps: UserDataExportDependencies, userId: string): Promise<void> {
-  const created = await deps.store.change(userId, (change) =>
+/**
+ * Requests a `user_data` export, as `POST /exports` does, so the user can take their data before leaving;
+ * its job runs in the requesting page's `trace`.
+ */
+export async function requestUserDataExport(
+  deps: UserDataExportDependencies,
+  request: { userId: string; trace?: TraceContext },
+): Promise<void> {
+  const { userId, trace } = request;
+  const created = await deps.store.change(request, (change) =>
     deps.exports.create(change, {
       type: 'user_data',
       resources: [],
@@ -51,5 +59,5 @@ export async function requestUserDataExport(deps: UserDataExportDependencies, us
       to: null,
     }),
   );
-  await deps.exportJobs.enqueue(userId, created.id);
+  await deps.exportJobs.enqueue(userId, created.id, { trace });
 }

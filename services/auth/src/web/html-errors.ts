@@ -1,5 +1,5 @@
 import { serializeError } from '@pfs/errors';
-import { asInputError, asUnavailable } from '@pfs/http';
+import { asInputError, asUnavailable, requestLogger } from '@pfs/http';
 import type { Logger } from '@pfs/logger';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { errorPage } from './pages';
@@ -42,7 +42,8 @@ export function htmlErrorPages(logger: Logger): ErrorRequestHandler {
       asInputError(asUnavailable(error)),
       req.id === undefined ? undefined : String(req.id),
     );
-    if (serialized.isServerFault) logger.error({ err: error, requestId: req.id }, 'request failed');
+    if (serialized.isServerFault)
+      requestLogger(logger, req).error({ err: error, requestId: req.id }, 'request failed');
     const title = TITLES[serialized.status] ?? 'Something went wrong';
     const message =
       serialized.status >= 500

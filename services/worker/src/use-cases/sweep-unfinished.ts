@@ -1,4 +1,4 @@
-import type { ExportRunJob } from '@pfs/jobs';
+import type { ExportRunJob, RunOptions } from '@pfs/jobs';
 
 /** BullMQ states of a job that will still run its processor. */
 const LIVE_STATES = ['active', 'waiting', 'delayed', 'prioritized', 'waiting-children'];
@@ -11,7 +11,7 @@ export interface RepairCounts {
 /** What a sweep needs of a queue whose jobs are numbered runs of one export or import. */
 export interface RunJobs {
   latestRun(id: string): Promise<ExportRunJob | undefined>;
-  enqueue(userId: string, id: string, run?: number): Promise<void>;
+  enqueue(userId: string, id: string, options?: RunOptions): Promise<void>;
 }
 
 /**
@@ -31,7 +31,7 @@ export async function sweepUnfinished(
     const latest = await jobs.latestRun(id);
     if (latest && LIVE_STATES.includes(latest.state)) continue;
     if (!latest) {
-      await jobs.enqueue(userId, id, sweepRun);
+      await jobs.enqueue(userId, id, { run: sweepRun });
       counts.requeued += 1;
       continue;
     }

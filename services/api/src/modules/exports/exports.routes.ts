@@ -49,7 +49,7 @@ export function exportsHandlers(deps: ApiDependencies) {
     }
     const userId = ctx.userId;
     const created = await deps.store.change(ctx, (change) => exportsRepo.create(change, input));
-    await deps.exportQueue.enqueue(userId, created.id);
+    await deps.exportQueue.enqueue(userId, created.id, { trace: ctx.trace });
     api.respond.sendCreated(res, 'exports', '/exports', created.id, presentExport(created));
   };
 

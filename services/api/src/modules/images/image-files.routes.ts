@@ -1,4 +1,5 @@
 import { AppError, notFound } from '@pfs/errors';
+import { requestLogger } from '@pfs/http';
 import { contentTypeFor, isNotModified } from '@pfs/resource-api';
 import { createHash } from 'node:crypto';
 import type { ApiDependencies } from '../../dependencies';
@@ -32,7 +33,11 @@ export function imageFileHandlers(deps: ApiDependencies): { upload: ApiHandler; 
     };
     const upload = await renderUpload({ ...file, filename });
     await idempotent(req, res, async (change) => {
-      const image = await uploadImage({ images, storage: deps.storage, logger: deps.logger }, change, upload);
+      const image = await uploadImage(
+        { images, storage: deps.storage, logger: requestLogger(deps.logger, req) },
+        change,
+        upload,
+      );
       return {
         status: 201,
         headers: {

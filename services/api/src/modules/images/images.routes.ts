@@ -1,5 +1,6 @@
 import { isResourceId } from '@pfs/contracts';
 import { notFound } from '@pfs/errors';
+import { requestLogger } from '@pfs/http';
 import { negotiateMediaType, parseEnumParam, parseListParam, updateFromRequest } from '@pfs/resource-api';
 import { IMAGE_TYPES } from '@pfs/resource-store';
 import type { ApiDependencies } from '../../dependencies';
@@ -61,7 +62,7 @@ export function imagesHandlers(deps: ApiDependencies) {
       await deps.storage
         .delete(key)
         .catch((error: unknown) =>
-          deps.logger.warn({ err: error, key }, 'could not remove a deleted image file'),
+          requestLogger(deps.logger, req).warn({ err: error, key }, 'could not remove a deleted image file'),
         );
     }
     api.respond.sendNoContent(res);

@@ -1,7 +1,7 @@
 import { type ImportFormat, type ImportOptions } from '@pfs/contracts';
 import { inputError } from '@pfs/errors';
 import type { ImportJobQueue } from '@pfs/jobs';
-import type { Logger } from '@pfs/logger';
+import type { Logger, TraceContext } from '@pfs/logger';
 import type { SchemaRegistry } from '@pfs/resource-api';
 import type {
   AccountRepository,
@@ -93,7 +93,7 @@ export function parseImportRequest(schemas: SchemaRegistry, fields: Record<strin
  */
 export async function createImport(
   deps: CreateImportDeps,
-  actor: Actor,
+  actor: Actor & { trace?: TraceContext },
   request: ImportRequest,
   upload: ReceivedUpload,
 ): Promise<ImportRecord> {
@@ -117,6 +117,6 @@ export async function createImport(
       storageKey: upload.storageKey,
     });
   });
-  await deps.importQueue.enqueue(actor.userId, created.id);
+  await deps.importQueue.enqueue(actor.userId, created.id, { trace: actor.trace });
   return created;
 }

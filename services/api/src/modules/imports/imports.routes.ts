@@ -1,5 +1,6 @@
 import { IMPORT_STATUSES } from '@pfs/contracts';
 import { notFound } from '@pfs/errors';
+import { requestLogger } from '@pfs/http';
 import { negotiateMediaType, parseEnumParam } from '@pfs/resource-api';
 import { randomBytes } from 'node:crypto';
 import type { ApiDependencies } from '../../dependencies';
@@ -45,7 +46,7 @@ export function importsHandlers(deps: ApiDependencies) {
         imports,
         importQueue: deps.importQueue,
         storage: deps.storage,
-        logger: deps.logger,
+        logger: requestLogger(deps.logger, req),
       },
       ctx,
       request,

@@ -1,4 +1,5 @@
 import { notFound } from '@pfs/errors';
+import { requestLogger } from '@pfs/http';
 import type { Request } from 'express';
 import type { ApiDependencies } from '../../dependencies';
 import type { ApiHandler } from '../../http/api-operation';
@@ -33,7 +34,9 @@ export function getMeHandler(
       // A failed fill only costs the next request a Postgres read.
       await deps.profileCache
         .fill(userId, lookup, prepared)
-        .catch((error) => deps.logger.warn({ err: error }, 'could not cache the user profile'));
+        .catch((error) =>
+          requestLogger(deps.logger, req).warn({ err: error }, 'could not cache the user profile'),
+        );
     }
     respond.sendPrepared(req, res, 'me', prepared);
   };

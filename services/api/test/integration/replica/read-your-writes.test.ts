@@ -61,6 +61,7 @@ const fallbacks = (app: App) =>
 
 let api: App;
 let bypass: App;
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 beforeAll(async () => {
   clusters = await startPrivateReplicatedPostgres();
@@ -138,6 +139,13 @@ describe('heavy reads on a streaming replica (DATABASE_READ_URL)', () => {
       expect(await timelineCount(api, user)).toBe(2);
       expect(fallbacks(api).length).toBeGreaterThanOrEqual(2);
       expect(fallbacks(api)[0]).toMatchObject({ reason: 'behind', level: 30 });
+      // Written deep in the store (the read's routing), the line names the trace of the request that read.
+      await request(api.app)
+        .get('/entries/sums?from=2025-05-01&to=2025-05-31&currency=EUR&range=month')
+        .set('Authorization', user.auth)
+        .set('traceparent', `00-${TRACE_ID}-00f067aa0ba902b7-01`)
+        .expect(200);
+      expect(fallbacks(api).at(-1)).toMatchObject({ reason: 'behind', traceId: TRACE_ID });
     } finally {
       await resume();
     }
