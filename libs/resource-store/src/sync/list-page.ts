@@ -3,6 +3,7 @@ import type { JsonPage } from './json-page';
 import { SqlFilter, SqlParams } from './sql-params';
 import { LIST_VERSION_SQL } from './change-sequence';
 import { preparedQuery } from '../prepared-query';
+import { pageRowsSql } from './page-rows';
 import { presentedJson } from './presented-json';
 import type { PageRequest, PageResult, PresentedPageResult, RawRow, TotalCountCache } from './sync-types';
 import { toListState } from './user-store';
@@ -129,8 +130,14 @@ async function readPage<T>(
   const totalSql = request.totalSql ? request.totalSql(user) : !request.totalCache ? countSql : undefined;
   const withCount = totalSql !== undefined;
   const withState = request.withListState === true;
-  const limits = `LIMIT ${params.add(request.perPage + 1)} OFFSET ${params.add(offset)}`;
-  const order = 'ORDER BY t.change_seq DESC, t.id DESC';
+  const rowsOf = pageRowsSql({
+    table,
+    where: pageWhere,
+    rows: request.perPage + 1,
+    offset,
+    filtered: filters.length > 0,
+    add: params.add,
+  });
   const rows = await preparedQuery<RawRow>(
     source,
     `WITH meta AS (
@@ -142,13 +149,10 @@ async function readPage<T>(
        ${
          presented && jsonPage
            ? `SELECT meta.*, (SELECT string_agg(p.__line, E'\\n') FROM (
-                SELECT coalesce(${presented(user, main)}, ${keyedLineSql(`${jsonPage.select}::text`)}) AS __line
-                FROM ${table} t WHERE ${pageWhere} ${order} ${limits}) p) AS __page FROM meta`
+                ${rowsOf(`coalesce(${presented(user, main)}, ${keyedLineSql(`${jsonPage.select}::text`)}) AS __line`)}) p) AS __page FROM meta`
            : jsonPage
-             ? `SELECT meta.*, (SELECT json_agg(p.__row) FROM (SELECT ${jsonPage.select} AS __row FROM ${table} t
-                  WHERE ${pageWhere} ${order} ${limits}) p) AS __page FROM meta`
-             : `SELECT meta.*, p.* FROM meta LEFT JOIN LATERAL (SELECT ${selectList} FROM ${table} t WHERE ${pageWhere}
-                  ${order} ${limits}) p ON true`
+             ? `SELECT meta.*, (SELECT json_agg(p.__row) FROM (${rowsOf(`${jsonPage.select} AS __row`)}) p) AS __page FROM meta`
+             : `SELECT meta.*, p.* FROM meta LEFT JOIN LATERAL (${rowsOf(selectList)}) p ON true`
        }`,
     params.values,
   );

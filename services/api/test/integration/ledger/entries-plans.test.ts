@@ -1,5 +1,6 @@
 import {
   buildEntryFilters,
+  createDataSource,
   type EntryFilters,
   entriesTable,
   type PageRequest,
@@ -84,5 +85,76 @@ describe('GET /entries query plans at scale', () => {
     const plan = await planOf(deps.dataSource, { ...page, sinceSeq: String(SEEDED - 100) }, {});
     expect(plan).toMatch(/entries_user_sync_idx/);
     expect(plan).not.toMatch(/Seq Scan on entries/);
+  });
+});
+
+/** The page statements' plans as the session that prepared them counts them (pg_prepared_statements). */
+async function pagePlansOn(session: DataSource): Promise<Array<{ generic: number; custom: number }>> {
+  const rows: Array<{ generic: number; custom: number }> = await session.query(
+    `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+     WHERE statement LIKE '%string_agg(p.__line%' ORDER BY prepare_time`,
+  );
+  return rows;
+}
+
+describe('GET /entries page statements as prepared on one session', () => {
+  // One connection, preparing as the API does, so its pg_prepared_statements are the statements' own.
+  let session: DataSource;
+  beforeEach(async () => {
+    session = createDataSource({ url: process.env.DATABASE_URL!, poolSize: 1, preparedStatements: true });
+    await session.initialize();
+  });
+  afterEach(() => session.destroy());
+
+  // The total from a cache, as GET /entries takes it from the kept counts: the statement is the page's alone.
+  const totalCache = { get: async () => SEEDED, set: async () => {} };
+  const listTimes = async (times: number, request: PageRequest, filters: EntryFilters = {}) => {
+    const read = new UserStore(session).read(userId);
+    const pages = [];
+    for (let time = 0; time < times; time += 1)
+      pages.push(
+        await entriesTable.listPresented(read, { ...request, totalCache }, buildEntryFilters(filters)),
+      );
+    return pages;
+  };
+
+  it.each([
+    ['the newest page', page],
+    ['a smaller page', { ...page, perPage: 20 }],
+    ['the page after a cursor', { ...page, after: { changeSeq: String(SEEDED - 500), id: '0' } }],
+  ])(
+    'when %s is read again and again, then Postgres keeps a generic plan instead of planning every read, and the pages are the same',
+    async (_, request) => {
+      const pages = await listTimes(8, request);
+      // Postgres makes five custom plans, then keeps the generic one when it costs no more than they did.
+      expect(await pagePlansOn(session)).toEqual([{ generic: 3, custom: 5 }]);
+      const bodies = pages.map((read) => read.json?.toString());
+      expect(bodies[0]).toBeDefined();
+      expect(new Set(bodies).size).toBe(1);
+      expect(JSON.parse(bodies[0]!)).toHaveLength(request.perPage);
+      expect(pages.every((read) => read.hasMore)).toBe(true);
+    },
+  );
+
+  it('when the generic plan of the newest page is explained, then it walks the sync index and reads only the page', async () => {
+    await listTimes(6, page);
+    const [{ name }]: Array<{ name: string }> = await session.query(
+      `SELECT name FROM pg_prepared_statements WHERE statement LIKE '%string_agg(p.__line%'`,
+    );
+    const rows: Array<{ 'QUERY PLAN': string }> = await session.query(
+      `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${name}(${userId}, ${userId}, 201)`,
+    );
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Index Scan Backward using entries_user_sync_idx on entries t \(actual rows=201 /);
+    expect(plan).not.toMatch(/Seq Scan on entries|Sort/);
+  });
+
+  it('when a month of one category is read again and again, then each read is planned for its own values', async () => {
+    await listTimes(7, page, {
+      from: '2020-03-01',
+      to: '2020-03-31',
+      categories: [{ ids: [category], negate: false }],
+    });
+    expect(await pagePlansOn(session)).toEqual([{ generic: 0, custom: 7 }]);
   });
 });
