@@ -3,7 +3,7 @@
  * the largest the largest `per_page` (500, resource-api pagination.ts) and the one extra row that tells whether a
  * next page exists.
  */
-export const PAGE_ROW_BOUNDS = [6, 51, 501] as const;
+const PAGE_ROW_BOUNDS = [6, 51, 501] as const;
 
 /** The newest change first, then the highest id: every list page's order (an index's order, no sort). */
 const PAGE_ORDER = 'ORDER BY t.change_seq DESC, t.id DESC';

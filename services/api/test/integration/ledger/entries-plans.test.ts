@@ -88,11 +88,14 @@ describe('GET /entries query plans at scale', () => {
   });
 });
 
+/** How pg_prepared_statements finds the presented page's statement (its aggregate of the page's lines). */
+const PAGE_STATEMENT = `statement LIKE '%string_agg(p.__line%'`;
+
 /** The page statements' plans as the session that prepared them counts them (pg_prepared_statements). */
 async function pagePlansOn(session: DataSource): Promise<Array<{ generic: number; custom: number }>> {
   const rows: Array<{ generic: number; custom: number }> = await session.query(
     `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
-     WHERE statement LIKE '%string_agg(p.__line%' ORDER BY prepare_time`,
+     WHERE ${PAGE_STATEMENT} ORDER BY prepare_time`,
   );
   return rows;
 }
@@ -144,7 +147,7 @@ describe('GET /entries page statements as prepared on one session', () => {
   it('when the generic plan of the newest page is explained, then it walks the sync index and reads only the page', async () => {
     await listTimes(6, page);
     const [{ name }]: Array<{ name: string }> = await session.query(
-      `SELECT name FROM pg_prepared_statements WHERE statement LIKE '%string_agg(p.__line%'`,
+      `SELECT name FROM pg_prepared_statements WHERE ${PAGE_STATEMENT}`,
     );
     const rows: Array<{ 'QUERY PLAN': string }> = await session.query(
       `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${name}(${userId}, ${userId}, 201)`,
